@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Install every Debian package froce needs, idempotently and non-interactively.
+# Run as root (or with sudo available). Safe to run again: it installs only what
+# is missing and does nothing when everything is present.
+set -euo pipefail
+
+packages=(
+	# build basics
+	build-essential make git pkg-config python3 python3-scapy
+	# RTL: simulation, lint, synthesis
+	verilator iverilog yosys
+	# soft core firmware
+	gcc-riscv64-unknown-elf
+	# host tools and fuzzing
+	clang libpcap-dev tshark
+	# kernel driver (host build) and the User-Mode Linux co-simulation kernel
+	linux-headers-amd64 linux-source-6.1 bc bison flex libelf-dev libssl-dev
+	# RDMA userspace: libibverbs, provider build, tools, perftest
+	rdma-core libibverbs-dev ibverbs-utils ibverbs-providers perftest iproute2
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[[ $status == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+	echo "deps: all ${#packages[@]} packages present"
+	exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+	command -v sudo >/dev/null || { echo "deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+	sudo=sudo
+fi
+
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# tshark asks whether non-root users may capture; answer for it.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "deps: done"
