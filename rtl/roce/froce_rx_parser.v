@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: MIT
+// RoCE receive parser: classifies Ethernet frames, decodes RoCE headers, strips
+// them from the payload and checks the ICRC.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "froce_hw.vh"
+
+/*
+ * Frames accepted (offsets in bytes; VLAN tag optional, adds 4 to what follows):
+ *
+ *   RoCE v2 / IPv4           RoCE v2 / IPv6           RoCE v1
+ *   Ethernet        14       Ethernet        14       Ethernet (0x8915) 14
+ *   [802.1Q tag      4]      [802.1Q tag      4]      [802.1Q tag      4]
+ *   IPv4 (IHL 5)    20       IPv6 (next=UDP) 40       GRH (next=0x1B)  40
+ *   UDP (dport 4791) 8       UDP (dport 4791) 8
+ *   BTH             12       BTH             12       BTH              12
+ *   extension headers as the opcode implies (RETH 16, DETH 8, AtomicETH 28,
+ *   AETH 4, AtomicAckETH 8, ImmDt 4, IETH 4; at most 40 in all)
+ *   payload, pad (BTH PadCnt), ICRC 4, [Ethernet padding]
+ *
+ * The IP (or GRH) length fields, not the frame end, bound the packet: short
+ * frames arrive padded to 60 bytes by the MAC.
+ *
+ * Outputs, exactly one of each per input frame, in order:
+ *   m_hdr_*      the decoded header bundle (RHDR layout in froce_hw.vh), as
+ *                soon as the headers are in;
+ *   m_axis_*     for RoCE frames the payload only; for frames that are not
+ *                RoCE the whole frame (the netdev path); an empty payload is
+ *                one beat with tkeep = 0. tuser on the tlast beat carries the
+ *                verdict (FROCE_VERDICT_*): OK, ICRC_BAD, NOT_ROCE, or why the
+ *                frame is malformed. A consumer keeps a RoCE payload only when
+ *                the verdict is OK.
+ *   stat_*       one pulse per frame with its verdict, for the counters.
+ *
+ * Structure: stage 1 captures the first HDR_BEATS beats of each frame and
+ * decodes them while the beats wait in a FIFO, each stored together with the
+ * beat that follows it (a one-beat look-ahead, so every payload output beat is
+ * formed from one FIFO entry and no flush cycle is needed at frame end). Stage 2
+ * runs the ICRC over the raw beats with the masks of froce_icrc_mask, realigns
+ * the payload and forms the verdict. The input accepts one beat per cycle with
+ * no gap between frames unless the outputs push back.
+ */
+module froce_rx_parser #(
+    parameter DATA_WIDTH = 64,              // stream width in bits, 64..512
+    parameter MAX_FRAME_BYTES = 9216,       // longer frames are dropped (OVERSIZE)
+    parameter MAX_PAYLOAD_BYTES = 4096      // largest RoCE payload (IB MTU 4096)
+) (
+    input  wire                      clk,
+    input  wire                      rst,
+
+    /* Ethernet frames in (no preamble, no FCS) */
+    input  wire [DATA_WIDTH-1:0]     s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0]   s_axis_tkeep,
+    input  wire                      s_axis_tvalid,
+    output wire                      s_axis_tready,
+    input  wire                      s_axis_tlast,
+
+    /* Decoded headers out */
+    output wire [`FROCE_RHDR_W-1:0]  m_hdr,
+    output wire                      m_hdr_valid,
+    input  wire                      m_hdr_ready,
+
+    /* Payload (RoCE) or whole frame (not RoCE) out */
+    output wire [DATA_WIDTH-1:0]     m_axis_tdata,
+    output wire [DATA_WIDTH/8-1:0]   m_axis_tkeep,
+    output wire                      m_axis_tvalid,
+    input  wire                      m_axis_tready,
+    output wire                      m_axis_tlast,
+    output wire [3:0]                m_axis_tuser,  // verdict, on the tlast beat
+
+    /* Per-frame status */
+    output wire                      stat_valid,
+    output wire [3:0]                stat_verdict
+);
+
+
+localparam W = DATA_WIDTH / 8;                  // bytes per beat
+localparam KW = $clog2(W);
+localparam MAX_HDR_BYTES = `FROCE_ETH_LEN + `FROCE_VLAN_LEN + `FROCE_IPV6_LEN +
+                           `FROCE_UDP_LEN + `FROCE_BTH_LEN + `FROCE_ATOMICETH_LEN;
+localparam HDR_BEATS = (MAX_HDR_BYTES + W - 1) / W;
+localparam HDR_BYTES = HDR_BEATS * W;
+localparam HB = HDR_BYTES * 8;                  // header window bits
+localparam HBW = $clog2(HDR_BEATS + 1);          // header beat counter width
+localparam DFIFO_DEPTH = 1 << $clog2(2 * (HDR_BEATS + 4));
+localparam HFIFO_DEPTH = W >= 32 ? 8 : 4;
+localparam BW = 16;                             // beat counter width
+localparam PW = BW + KW;                        // byte position width
+localparam RW = `FROCE_RHDR_W;
+
+// Sized constants, so that arithmetic stays in PW bits
+localparam [PW-1:0] P_ETH = `FROCE_ETH_LEN;
+localparam [PW-1:0] P_ETH_VLAN = `FROCE_ETH_LEN + `FROCE_VLAN_LEN;
+localparam [PW-1:0] P_IPV4 = `FROCE_IPV4_LEN;
+localparam [PW-1:0] P_IPV6 = `FROCE_IPV6_LEN;
+localparam [PW-1:0] P_UDP = `FROCE_UDP_LEN;
+localparam [PW-1:0] P_GRH = `FROCE_GRH_LEN;
+localparam [PW-1:0] P_BTH = `FROCE_BTH_LEN;
+localparam [PW-1:0] P_ICRC = 4;
+localparam [PW-1:0] P_W = W[PW-1:0];
+localparam [PW-1:0] P_MAX_FRAME = MAX_FRAME_BYTES[PW-1:0];
+localparam [PW-1:0] P_MAX_PAYLOAD = MAX_PAYLOAD_BYTES[PW-1:0];
+localparam [HBW-1:0] CAP_BEATS = HDR_BEATS[HBW-1:0];
+localparam [HBW-1:0] CAP_LAST = CAP_BEATS - 1'b1;
+localparam [31:0] DFIFO_LIMIT_32 = DFIFO_DEPTH - 3;
+localparam [$clog2(DFIFO_DEPTH):0] DFIFO_LIMIT = DFIFO_LIMIT_32[$clog2(DFIFO_DEPTH):0];
+localparam [31:0] HFIFO_LIMIT_32 = HFIFO_DEPTH - 2;
+localparam [$clog2(HFIFO_DEPTH):0] HFIFO_LIMIT = HFIFO_LIMIT_32[$clog2(HFIFO_DEPTH):0];
+
+initial begin
+    if (W < 8 || W > 64 || (1 << KW) != W) begin
+        $display("froce_rx_parser: DATA_WIDTH must be 64, 128, 256 or 512");
+        $finish;
+    end
+end
+
+function [KW:0] keep_count;
+    input [W-1:0] keep;
+    integer k;
+    begin
+        keep_count = 0;
+        for (k = 0; k < W; k = k + 1)
+            keep_count = keep_count + {{KW{1'b0}}, keep[k]};
+    end
+endfunction
+
+function [DATA_WIDTH-1:0] keep_to_mask;
+    input [W-1:0] keep;
+    integer k;
+    begin
+        for (k = 0; k < W; k = k + 1)
+            keep_to_mask[8*k +: 8] = {8{keep[k]}};
+    end
+endfunction
+
+/* ------------------------------------------------------------------------
+ * Stage 1: header capture, look-ahead pairing, data FIFO
+ * ------------------------------------------------------------------------ */
+
+localparam DFW = 1 + W + 2 * DATA_WIDTH;        // last, keep, next data, data
+
+wire [$clog2(DFIFO_DEPTH):0] dfifo_count;
+wire [$clog2(HFIFO_DEPTH):0] hfifo_count;
+wire dfifo_empty, hfifo_empty;
+wire unused_dfifo_full, unused_hfifo_full;   // flow control uses the counts
+wire s2_advance;                   // stage 2 takes the beat at the FIFO head
+wire [DFW-1:0] dfifo_rd;
+wire [DATA_WIDTH-1:0] cur_data = dfifo_rd[DATA_WIDTH-1:0];
+wire [DATA_WIDTH-1:0] nxt_data = dfifo_rd[2*DATA_WIDTH-1:DATA_WIDTH];
+wire [W-1:0] cur_keep = dfifo_rd[2*DATA_WIDTH +: W];
+wire cur_last = dfifo_rd[DFW-1];
+
+// Room for the beat being held and one more push in flight
+reg s_ready_reg = 1'b0;
+assign s_axis_tready = s_ready_reg;
+wire s_fire = s_axis_tvalid && s_axis_tready;
+wire [DATA_WIDTH-1:0] s_data = s_axis_tdata & keep_to_mask(s_axis_tkeep);
+
+reg [HBW-1:0] cap_beat_reg = 0;   // beat index within the frame, saturating
+reg [HB-1:0] cap_buf_reg = 0;
+
+reg hold_valid_reg = 1'b0;
+reg [DATA_WIDTH-1:0] hold_data_reg = 0;
+reg [W-1:0] hold_keep_reg = 0;
+reg hold_last_reg = 1'b0;
+
+reg snap_valid_reg = 1'b0;
+reg [HB-1:0] snap_buf_reg = 0;
+reg [PW-1:0] snap_len_reg = 0;
+
+// The header window as it would be with this beat written; later beats zero
+wire [HB-1:0] window;
+genvar g;
+generate
+    for (g = 0; g < HDR_BEATS; g = g + 1) begin : g_window
+        localparam [HBW-1:0] BEAT = g;
+        assign window[g*DATA_WIDTH +: DATA_WIDTH] =
+            BEAT < cap_beat_reg ? cap_buf_reg[g*DATA_WIDTH +: DATA_WIDTH] :
+            BEAT == cap_beat_reg ? s_data : {DATA_WIDTH{1'b0}};
+    end
+endgenerate
+
+wire cap_active = cap_beat_reg < CAP_BEATS;
+wire snap_now = s_fire && cap_active && (s_axis_tlast || cap_beat_reg == CAP_LAST);
+
+// A held beat goes to the FIFO with the beat after it, or alone when last
+wire dfifo_push = hold_valid_reg && (hold_last_reg || s_fire);
+wire [DATA_WIDTH-1:0] push_next = hold_last_reg ? {DATA_WIDTH{1'b0}} : s_data;
+wire [DFW-1:0] dfifo_wr = {hold_last_reg, hold_keep_reg, push_next, hold_data_reg};
+
+always @(posedge clk) begin
+    s_ready_reg <= dfifo_count < DFIFO_LIMIT && hfifo_count < HFIFO_LIMIT;
+
+    if (s_fire) begin
+        if (cap_active)
+            cap_buf_reg[cap_beat_reg*DATA_WIDTH +: DATA_WIDTH] <= s_data;
+        if (s_axis_tlast)
+            cap_beat_reg <= 0;
+        else if (cap_active)
+            cap_beat_reg <= cap_beat_reg + 1'b1;
+    end
+
+    if (dfifo_push)
+        hold_valid_reg <= 1'b0;
+    if (s_fire) begin
+        hold_valid_reg <= 1'b1;
+        hold_data_reg <= s_data;
+        hold_keep_reg <= s_axis_tkeep;
+        hold_last_reg <= s_axis_tlast;
+    end
+
+    snap_valid_reg <= snap_now;
+    if (snap_now) begin
+        snap_buf_reg <= window;
+        snap_len_reg <= ({{(PW-HBW){1'b0}}, cap_beat_reg} << KW) + {{(PW-KW-1){1'b0}}, keep_count(s_axis_tkeep)};
+    end
+
+    if (rst) begin
+        s_ready_reg <= 1'b0;
+        cap_beat_reg <= 0;
+        hold_valid_reg <= 1'b0;
+        snap_valid_reg <= 1'b0;
+    end
+end
+
+froce_fifo #(
+    .WIDTH(DFW),
+    .DEPTH(DFIFO_DEPTH)
+) u_dfifo (
+    .clk(clk),
+    .rst(rst),
+    .wr_data(dfifo_wr),
+    .wr_en(dfifo_push),
+    .rd_data(dfifo_rd),
+    .rd_en(s2_advance),
+    .count(dfifo_count),
+    .empty(dfifo_empty),
+    .full(unused_dfifo_full)
+);
+
+/* ------------------------------------------------------------------------
+ * Header decode (from the snapshot, one frame per cycle)
+ * ------------------------------------------------------------------------ */
+
+// Big-endian view: byte 0 of the frame in the most significant byte, so a
+// header field at bit offset OFF (from the header's first bit on the wire) of
+// a view starting at that header is view[HB-1-OFF -: WIDTH].
+reg [HB-1:0] be;
+integer b;
+always @* begin
+    for (b = 0; b < HDR_BYTES; b = b + 1)
+        be[HB-1-8*b -: 8] = snap_buf_reg[8*b +: 8];
+end
+
+localparam TOP = HB - 1;
+
+wire [47:0] eth_dst = be[TOP-`FROCE_ETH_DST_OFF -: `FROCE_ETH_DST_W];
+wire [47:0] eth_src = be[TOP-`FROCE_ETH_SRC_OFF -: `FROCE_ETH_SRC_W];
+wire [15:0] eth_type = be[TOP-`FROCE_ETH_TYPE_OFF -: `FROCE_ETH_TYPE_W];
+wire vlan_en = eth_type == `FROCE_ETHERTYPE_VLAN;
+wire [HB-1:0] vlanv = be << (8 * `FROCE_ETH_LEN);
+wire [2:0] vlan_pcp = vlanv[TOP-`FROCE_VLAN_PCP_OFF -: `FROCE_VLAN_PCP_W];
+wire vlan_dei = vlanv[TOP-`FROCE_VLAN_DEI_OFF];
+wire [11:0] vlan_vid = vlanv[TOP-`FROCE_VLAN_VID_OFF -: `FROCE_VLAN_VID_W];
+wire [15:0] l3_type = vlan_en ? vlanv[TOP-`FROCE_VLAN_TYPE_OFF -: `FROCE_VLAN_TYPE_W] : eth_type;
+
+wire [PW-1:0] l3_off = vlan_en ? P_ETH_VLAN : P_ETH;
+wire [HB-1:0] l3v = vlan_en ? vlanv << (8 * `FROCE_VLAN_LEN) : vlanv;
+
+// IPv4
+wire [3:0] ip4_version = l3v[TOP-`FROCE_IPV4_VERSION_OFF -: `FROCE_IPV4_VERSION_W];
+wire [3:0] ip4_ihl = l3v[TOP-`FROCE_IPV4_IHL_OFF -: `FROCE_IPV4_IHL_W];
+wire [7:0] ip4_tos = l3v[TOP-`FROCE_IPV4_TOS_OFF -: `FROCE_IPV4_TOS_W];
+wire [15:0] ip4_total_len = l3v[TOP-`FROCE_IPV4_TOTAL_LEN_OFF -: `FROCE_IPV4_TOTAL_LEN_W];
+wire [15:0] ip4_id = l3v[TOP-`FROCE_IPV4_ID_OFF -: `FROCE_IPV4_ID_W];
+wire [2:0] ip4_flags = l3v[TOP-`FROCE_IPV4_FLAGS_OFF -: `FROCE_IPV4_FLAGS_W];
+wire [12:0] ip4_frag_off = l3v[TOP-`FROCE_IPV4_FRAG_OFF_OFF -: `FROCE_IPV4_FRAG_OFF_W];
+wire [7:0] ip4_ttl = l3v[TOP-`FROCE_IPV4_TTL_OFF -: `FROCE_IPV4_TTL_W];
+wire [7:0] ip4_protocol = l3v[TOP-`FROCE_IPV4_PROTOCOL_OFF -: `FROCE_IPV4_PROTOCOL_W];
+wire [31:0] ip4_src = l3v[TOP-`FROCE_IPV4_SRC_OFF -: `FROCE_IPV4_SRC_W];
+wire [31:0] ip4_dst = l3v[TOP-`FROCE_IPV4_DST_OFF -: `FROCE_IPV4_DST_W];
+
+// IPv6 and the RoCE v1 GRH share one layout
+wire [3:0] ip6_version = l3v[TOP-`FROCE_IPV6_VERSION_OFF -: `FROCE_IPV6_VERSION_W];
+wire [7:0] ip6_tclass = l3v[TOP-`FROCE_IPV6_TCLASS_OFF -: `FROCE_IPV6_TCLASS_W];
+wire [19:0] ip6_flow = l3v[TOP-`FROCE_IPV6_FLOW_LABEL_OFF -: `FROCE_IPV6_FLOW_LABEL_W];
+wire [15:0] ip6_payload_len = l3v[TOP-`FROCE_IPV6_PAYLOAD_LEN_OFF -: `FROCE_IPV6_PAYLOAD_LEN_W];
+wire [7:0] ip6_next = l3v[TOP-`FROCE_IPV6_NEXT_HDR_OFF -: `FROCE_IPV6_NEXT_HDR_W];
+wire [7:0] ip6_hop = l3v[TOP-`FROCE_IPV6_HOP_LIMIT_OFF -: `FROCE_IPV6_HOP_LIMIT_W];
+wire [127:0] ip6_src = l3v[TOP-`FROCE_IPV6_SRC_OFF -: `FROCE_IPV6_SRC_W];
+wire [127:0] ip6_dst = l3v[TOP-`FROCE_IPV6_DST_OFF -: `FROCE_IPV6_DST_W];
+
+wire is_ip4 = l3_type == `FROCE_ETHERTYPE_IPV4;
+wire is_ip6 = l3_type == `FROCE_ETHERTYPE_IPV6;
+wire is_v1 = l3_type == `FROCE_ETHERTYPE_ROCE;
+
+wire [159:0] ip4_hdr_bytes;
+generate
+    for (g = 0; g < `FROCE_IPV4_LEN; g = g + 1) begin : g_ip4_bytes
+        assign ip4_hdr_bytes[8*g +: 8] = l3v[TOP-8*g -: 8];
+    end
+endgenerate
+
+wire unused_ip4_bits = ip4_flags[2];
+wire [15:0] unused_ip4_sum;
+wire ip4_csum_ok;
+froce_ipv4_csum u_ip4_csum (
+    .header(ip4_hdr_bytes),
+    .sum(unused_ip4_sum),
+    .valid(ip4_csum_ok)
+);
+
+// UDP (v2)
+wire [HB-1:0] udpv = is_ip4 ? l3v << (8 * `FROCE_IPV4_LEN) : l3v << (8 * `FROCE_IPV6_LEN);
+wire [15:0] udp_sport = udpv[TOP-`FROCE_UDP_SPORT_OFF -: `FROCE_UDP_SPORT_W];
+wire [15:0] udp_dport = udpv[TOP-`FROCE_UDP_DPORT_OFF -: `FROCE_UDP_DPORT_W];
+wire [15:0] udp_len = udpv[TOP-`FROCE_UDP_LEN_OFF -: `FROCE_UDP_LEN_W];
+
+// BTH
+wire [HB-1:0] bthv = is_v1 ? l3v << (8 * `FROCE_GRH_LEN) : udpv << (8 * `FROCE_UDP_LEN);
+wire [7:0] bth_opcode = bthv[TOP-`FROCE_BTH_OPCODE_OFF -: `FROCE_BTH_OPCODE_W];
+wire bth_se = bthv[TOP-`FROCE_BTH_SE_OFF];
+wire bth_m = bthv[TOP-`FROCE_BTH_M_OFF];
+wire [1:0] bth_padcnt = bthv[TOP-`FROCE_BTH_PADCNT_OFF -: `FROCE_BTH_PADCNT_W];
+wire [3:0] bth_tver = bthv[TOP-`FROCE_BTH_TVER_OFF -: `FROCE_BTH_TVER_W];
+wire [15:0] bth_pkey = bthv[TOP-`FROCE_BTH_PKEY_OFF -: `FROCE_BTH_PKEY_W];
+wire bth_fecn = bthv[TOP-`FROCE_BTH_FECN_OFF];
+wire bth_becn = bthv[TOP-`FROCE_BTH_BECN_OFF];
+wire [23:0] bth_dqpn = bthv[TOP-`FROCE_BTH_DQPN_OFF -: `FROCE_BTH_DQPN_W];
+wire bth_ackreq = bthv[TOP-`FROCE_BTH_ACKREQ_OFF];
+wire [23:0] bth_psn = bthv[TOP-`FROCE_BTH_PSN_OFF -: `FROCE_BTH_PSN_W];
+
+wire op_valid, has_reth, has_aeth, has_deth, has_immdt, has_ieth;
+wire has_atomiceth, has_atomicacketh, has_payload;
+wire unused_pos_first, unused_pos_last;
+wire [5:0] ext_len;
+froce_opcode_info u_opcode_info (
+    .opcode(bth_opcode),
+    .valid(op_valid),
+    .has_reth(has_reth),
+    .has_aeth(has_aeth),
+    .has_deth(has_deth),
+    .has_immdt(has_immdt),
+    .has_ieth(has_ieth),
+    .has_atomiceth(has_atomiceth),
+    .has_atomicacketh(has_atomicacketh),
+    .has_payload(has_payload),
+    .pos_first(unused_pos_first),
+    .pos_last(unused_pos_last),
+    .ext_len(ext_len)
+);
+
+// Extension headers: all start right after the BTH except AtomicAckETH
+// (after AETH) and ImmDt (after DETH or RETH when present)
+localparam EXT_BITS = 8 * `FROCE_ATOMICETH_LEN;  // the longest extension-header run
+localparam ET = EXT_BITS - 1;
+wire [EXT_BITS-1:0] extv = bthv[TOP-8*`FROCE_BTH_LEN -: EXT_BITS];
+
+wire [63:0] reth_va = extv[ET-`FROCE_RETH_VA_OFF -: `FROCE_RETH_VA_W];
+wire [31:0] reth_rkey = extv[ET-`FROCE_RETH_RKEY_OFF -: `FROCE_RETH_RKEY_W];
+wire [31:0] reth_dmalen = extv[ET-`FROCE_RETH_DMALEN_OFF -: `FROCE_RETH_DMALEN_W];
+wire [7:0] aeth_syndrome = extv[ET-`FROCE_AETH_SYNDROME_OFF -: `FROCE_AETH_SYNDROME_W];
+wire [23:0] aeth_msn = extv[ET-`FROCE_AETH_MSN_OFF -: `FROCE_AETH_MSN_W];
+wire [31:0] deth_qkey = extv[ET-`FROCE_DETH_QKEY_OFF -: `FROCE_DETH_QKEY_W];
+wire [23:0] deth_sqpn = extv[ET-`FROCE_DETH_SQPN_OFF -: `FROCE_DETH_SQPN_W];
+wire [31:0] ieth_rkey = extv[ET-`FROCE_IETH_RKEY_OFF -: `FROCE_IETH_RKEY_W];
+wire [63:0] atomic_va = extv[ET-`FROCE_ATOMICETH_VA_OFF -: `FROCE_ATOMICETH_VA_W];
+wire [31:0] atomic_rkey = extv[ET-`FROCE_ATOMICETH_RKEY_OFF -: `FROCE_ATOMICETH_RKEY_W];
+wire [63:0] atomic_swap = extv[ET-`FROCE_ATOMICETH_SWAP_OFF -: `FROCE_ATOMICETH_SWAP_W];
+wire [63:0] atomic_cmp = extv[ET-`FROCE_ATOMICETH_CMP_OFF -: `FROCE_ATOMICETH_CMP_W];
+wire [63:0] atomicack_orig = extv[ET-8*`FROCE_AETH_LEN-`FROCE_ATOMICACKETH_ORIG_OFF -: `FROCE_ATOMICACKETH_ORIG_W];
+wire [31:0] immdt = has_deth ? extv[ET-8*`FROCE_DETH_LEN-`FROCE_IMMDT_IMM_OFF -: `FROCE_IMMDT_IMM_W] :
+                   has_reth ? extv[ET-8*`FROCE_RETH_LEN-`FROCE_IMMDT_IMM_OFF -: `FROCE_IMMDT_IMM_W] :
+                   extv[ET-`FROCE_IMMDT_IMM_OFF -: `FROCE_IMMDT_IMM_W];
+
+// Lengths, in bytes from the start of the frame
+wire [PW-1:0] udp_off = l3_off + (is_ip4 ? P_IPV4 : P_IPV6);
+wire [PW-1:0] bth_off = is_v1 ? l3_off + P_GRH : udp_off + P_UDP;
+wire [PW-1:0] pay_off = bth_off + P_BTH + {{(PW-6){1'b0}}, ext_len};
+// end of the ICRC according to the L3 length field
+wire [PW-1:0] l3_len = is_ip4 ? {{(PW-16){1'b0}}, ip4_total_len} :
+                       {{(PW-16){1'b0}}, ip6_payload_len} + P_IPV6;
+wire [PW-1:0] icrc_end = l3_off + l3_len;
+wire [PW-1:0] pay_start_pad = pay_off + {{(PW-2){1'b0}}, bth_padcnt} + P_ICRC;
+wire length_short = icrc_end < pay_start_pad;
+wire [PW-1:0] pay_len_full = icrc_end - pay_start_pad;
+wire [15:0] pay_len = pay_len_full[15:0];
+wire [PW-1:0] icrc_pos = icrc_end - P_ICRC;
+wire [15:0] ip4_udp_len = ip4_total_len - P_IPV4[15:0];
+wire udp_len_ok = is_ip4 ? udp_len == ip4_udp_len : udp_len == ip6_payload_len;
+
+reg [2:0] d_kind;
+reg [3:0] d_verdict;
+always @* begin
+    d_kind = `FROCE_KIND_NOT_ROCE;
+    if (is_ip4 && snap_len_reg >= l3_off + P_IPV4 && ip4_version == 4'd4 &&
+            ip4_ihl == 4'd5 && !ip4_flags[0] && ip4_frag_off == 13'd0 &&
+            ip4_protocol == `FROCE_IPPROTO_UDP && snap_len_reg >= udp_off + P_UDP &&
+            udp_dport == `FROCE_UDP_PORT_ROCE)
+        d_kind = `FROCE_KIND_ROCE_V2_IPV4;
+    if (is_ip6 && snap_len_reg >= l3_off + P_IPV6 && ip6_version == 4'd6 &&
+            ip6_next == `FROCE_IPPROTO_UDP && snap_len_reg >= udp_off + P_UDP &&
+            udp_dport == `FROCE_UDP_PORT_ROCE)
+        d_kind = `FROCE_KIND_ROCE_V2_IPV6;
+    if (is_v1)
+        d_kind = `FROCE_KIND_ROCE_V1;
+
+    // first failing check wins
+    if (snap_len_reg < l3_off)
+        d_verdict = `FROCE_VERDICT_TRUNCATED;
+    else if (is_ip4 && snap_len_reg < l3_off + P_IPV4)
+        d_verdict = `FROCE_VERDICT_TRUNCATED;
+    else if (is_ip4 && ip4_version == 4'd4 && ip4_ihl == 4'd5 && !ip4_flags[0] &&
+             ip4_frag_off == 13'd0 && ip4_protocol == `FROCE_IPPROTO_UDP &&
+             snap_len_reg < udp_off + P_UDP)
+        d_verdict = `FROCE_VERDICT_TRUNCATED;
+    else if ((is_ip6 || is_v1) && snap_len_reg < l3_off + P_IPV6)
+        d_verdict = `FROCE_VERDICT_TRUNCATED;
+    else if (is_ip6 && ip6_version == 4'd6 && ip6_next == `FROCE_IPPROTO_UDP &&
+             snap_len_reg < udp_off + P_UDP)
+        d_verdict = `FROCE_VERDICT_TRUNCATED;
+    else if (d_kind == `FROCE_KIND_NOT_ROCE)
+        d_verdict = `FROCE_VERDICT_NOT_ROCE;
+    else if (is_v1 && (ip6_version != 4'd6 || ip6_next != `FROCE_GRH_NXTHDR_BTH))
+        d_verdict = `FROCE_VERDICT_BAD_VERSION;
+    else if (is_ip4 && !ip4_csum_ok)
+        d_verdict = `FROCE_VERDICT_IP_CSUM;
+    else if (!is_v1 && !udp_len_ok)
+        d_verdict = `FROCE_VERDICT_BAD_LENGTH;
+    else if (snap_len_reg < bth_off + P_BTH)
+        d_verdict = `FROCE_VERDICT_TRUNCATED;
+    else if (bth_tver != `FROCE_BTH_TVER)
+        d_verdict = `FROCE_VERDICT_BAD_VERSION;
+    else if (!op_valid)
+        d_verdict = `FROCE_VERDICT_BAD_OPCODE;
+    else if (snap_len_reg < pay_off)
+        d_verdict = `FROCE_VERDICT_TRUNCATED;
+    else if (length_short || (!has_payload && (pay_len != 16'd0 || bth_padcnt != 2'd0)))
+        d_verdict = `FROCE_VERDICT_BAD_LENGTH;
+    else if (pay_len_full > P_MAX_PAYLOAD)
+        d_verdict = `FROCE_VERDICT_OVERSIZE;
+    else
+        d_verdict = `FROCE_VERDICT_OK;
+end
+
+wire d_roce = d_kind != `FROCE_KIND_NOT_ROCE;
+wire [127:0] sgid = is_ip4 ? {80'h0, 16'hffff, ip4_src} : ip6_src;
+wire [127:0] dgid = is_ip4 ? {80'h0, 16'hffff, ip4_dst} : ip6_dst;
+
+reg [RW-1:0] d_rhdr;
+always @* begin
+    d_rhdr = {RW{1'b0}};
+    d_rhdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W] = d_kind;
+    d_rhdr[`FROCE_RHDR_VLAN_EN_LSB] = vlan_en;
+    d_rhdr[`FROCE_RHDR_VLAN_PCP_LSB +: `FROCE_RHDR_VLAN_PCP_W] = vlan_en ? vlan_pcp : 3'd0;
+    d_rhdr[`FROCE_RHDR_VLAN_DEI_LSB] = vlan_en && vlan_dei;
+    d_rhdr[`FROCE_RHDR_VLAN_VID_LSB +: `FROCE_RHDR_VLAN_VID_W] = vlan_en ? vlan_vid : 12'd0;
+    d_rhdr[`FROCE_RHDR_ETH_DST_LSB +: `FROCE_RHDR_ETH_DST_W] = eth_dst;
+    d_rhdr[`FROCE_RHDR_ETH_SRC_LSB +: `FROCE_RHDR_ETH_SRC_W] = eth_src;
+    if (d_roce) begin
+        d_rhdr[`FROCE_RHDR_SGID_LSB +: `FROCE_RHDR_SGID_W] = sgid;
+        d_rhdr[`FROCE_RHDR_DGID_LSB +: `FROCE_RHDR_DGID_W] = dgid;
+        d_rhdr[`FROCE_RHDR_TCLASS_LSB +: `FROCE_RHDR_TCLASS_W] = is_ip4 ? ip4_tos : ip6_tclass;
+        d_rhdr[`FROCE_RHDR_FLOW_LABEL_LSB +: `FROCE_RHDR_FLOW_LABEL_W] = is_ip4 ? 20'd0 : ip6_flow;
+        d_rhdr[`FROCE_RHDR_HOP_LIMIT_LSB +: `FROCE_RHDR_HOP_LIMIT_W] = is_ip4 ? ip4_ttl : ip6_hop;
+        d_rhdr[`FROCE_RHDR_IP_ID_LSB +: `FROCE_RHDR_IP_ID_W] = is_ip4 ? ip4_id : 16'd0;
+        d_rhdr[`FROCE_RHDR_IP_DF_LSB] = is_ip4 && ip4_flags[1];
+        d_rhdr[`FROCE_RHDR_UDP_SPORT_LSB +: `FROCE_RHDR_UDP_SPORT_W] = is_v1 ? 16'd0 : udp_sport;
+        d_rhdr[`FROCE_RHDR_OPCODE_LSB +: `FROCE_RHDR_OPCODE_W] = bth_opcode;
+        d_rhdr[`FROCE_RHDR_SE_LSB] = bth_se;
+        d_rhdr[`FROCE_RHDR_MIGREQ_LSB] = bth_m;
+        d_rhdr[`FROCE_RHDR_PADCNT_LSB +: `FROCE_RHDR_PADCNT_W] = bth_padcnt;
+        d_rhdr[`FROCE_RHDR_TVER_LSB +: `FROCE_RHDR_TVER_W] = bth_tver;
+        d_rhdr[`FROCE_RHDR_PKEY_LSB +: `FROCE_RHDR_PKEY_W] = bth_pkey;
+        d_rhdr[`FROCE_RHDR_FECN_LSB] = bth_fecn;
+        d_rhdr[`FROCE_RHDR_BECN_LSB] = bth_becn;
+        d_rhdr[`FROCE_RHDR_DQPN_LSB +: `FROCE_RHDR_DQPN_W] = bth_dqpn;
+        d_rhdr[`FROCE_RHDR_ACKREQ_LSB] = bth_ackreq;
+        d_rhdr[`FROCE_RHDR_PSN_LSB +: `FROCE_RHDR_PSN_W] = bth_psn;
+        if (has_reth) begin
+            d_rhdr[`FROCE_RHDR_RETH_VA_LSB +: `FROCE_RHDR_RETH_VA_W] = reth_va;
+            d_rhdr[`FROCE_RHDR_RETH_RKEY_LSB +: `FROCE_RHDR_RETH_RKEY_W] = reth_rkey;
+            d_rhdr[`FROCE_RHDR_RETH_DMALEN_LSB +: `FROCE_RHDR_RETH_DMALEN_W] = reth_dmalen;
+        end
+        if (has_aeth) begin
+            d_rhdr[`FROCE_RHDR_AETH_SYNDROME_LSB +: `FROCE_RHDR_AETH_SYNDROME_W] = aeth_syndrome;
+            d_rhdr[`FROCE_RHDR_AETH_MSN_LSB +: `FROCE_RHDR_AETH_MSN_W] = aeth_msn;
+        end
+        if (has_deth) begin
+            d_rhdr[`FROCE_RHDR_DETH_QKEY_LSB +: `FROCE_RHDR_DETH_QKEY_W] = deth_qkey;
+            d_rhdr[`FROCE_RHDR_DETH_SQPN_LSB +: `FROCE_RHDR_DETH_SQPN_W] = deth_sqpn;
+        end
+        if (has_immdt)
+            d_rhdr[`FROCE_RHDR_IMM_LSB +: `FROCE_RHDR_IMM_W] = immdt;
+        if (has_ieth)
+            d_rhdr[`FROCE_RHDR_IETH_RKEY_LSB +: `FROCE_RHDR_IETH_RKEY_W] = ieth_rkey;
+        if (has_atomiceth) begin
+            d_rhdr[`FROCE_RHDR_ATOMIC_VA_LSB +: `FROCE_RHDR_ATOMIC_VA_W] = atomic_va;
+            d_rhdr[`FROCE_RHDR_ATOMIC_RKEY_LSB +: `FROCE_RHDR_ATOMIC_RKEY_W] = atomic_rkey;
+            d_rhdr[`FROCE_RHDR_ATOMIC_SWAP_LSB +: `FROCE_RHDR_ATOMIC_SWAP_W] = atomic_swap;
+            d_rhdr[`FROCE_RHDR_ATOMIC_CMP_LSB +: `FROCE_RHDR_ATOMIC_CMP_W] = atomic_cmp;
+        end
+        if (has_atomicacketh)
+            d_rhdr[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: `FROCE_RHDR_ATOMICACK_ORIG_W] = atomicack_orig;
+        if (d_verdict == `FROCE_VERDICT_OK)
+            d_rhdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: `FROCE_RHDR_PAYLOAD_LEN_W] = pay_len;
+    end
+end
+
+// Header FIFO entry: what stage 2 needs besides the bundle
+localparam MW = 4 + 8 + PW;                     // verdict, payload offset, ICRC position
+wire unused_pay_off = |pay_off[PW-1:8];          // never above 127
+localparam HFW = MW + RW;
+wire [HFW-1:0] hfifo_wr = {d_verdict, pay_off[7:0], icrc_pos, d_rhdr};
+wire [HFW-1:0] hfifo_rd;
+
+froce_fifo #(
+    .WIDTH(HFW),
+    .DEPTH(HFIFO_DEPTH)
+) u_hfifo (
+    .clk(clk),
+    .rst(rst),
+    .wr_data(hfifo_wr),
+    .wr_en(snap_valid_reg),
+    .rd_data(hfifo_rd),
+    .rd_en(s2_advance && cur_last),
+    .count(hfifo_count),
+    .empty(hfifo_empty),
+    .full(unused_hfifo_full)
+);
+
+/* ------------------------------------------------------------------------
+ * Stage 2: ICRC, payload alignment, verdict
+ * ------------------------------------------------------------------------ */
+
+
+wire [RW-1:0] f_rhdr = hfifo_rd[RW-1:0];
+wire [PW-1:0] f_icrc_pos = hfifo_rd[RW +: PW];
+wire [7:0] f_pay_off = hfifo_rd[RW+PW +: 8];
+wire [3:0] f_verdict = hfifo_rd[RW+PW+8 +: 4];
+wire [2:0] f_kind = f_rhdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W];
+wire f_vlan = f_rhdr[`FROCE_RHDR_VLAN_EN_LSB];
+wire [15:0] f_pay_len = f_rhdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: `FROCE_RHDR_PAYLOAD_LEN_W];
+wire f_pass = f_verdict == `FROCE_VERDICT_NOT_ROCE;
+wire f_ok = f_verdict == `FROCE_VERDICT_OK;
+
+reg [BW-1:0] beat_reg = 0;          // beat index within the frame, saturating
+reg big_reg = 1'b0;                 // frame already longer than MAX_FRAME_BYTES
+reg [31:0] crc_reg = 0;
+reg [31:0] icrc_rx_reg = 0;
+reg held_valid_reg = 1'b0;          // last payload beat waiting for the verdict
+reg [DATA_WIDTH-1:0] held_data_reg = 0;
+reg [W-1:0] held_keep_reg = 0;
+
+reg hdr_valid_reg = 1'b0;
+reg [RW-1:0] hdr_reg = 0;
+reg out_valid_reg = 1'b0;
+reg [DATA_WIDTH-1:0] out_data_reg = 0;
+reg [W-1:0] out_keep_reg = 0;
+reg out_last_reg = 1'b0;
+reg [3:0] out_user_reg = 0;
+reg stat_valid_reg = 1'b0;
+reg [3:0] stat_verdict_reg = 0;
+
+wire first_beat = beat_reg == 0;
+assign s2_advance = !dfifo_empty && !hfifo_empty && (!out_valid_reg || m_axis_tready) &&
+                  (!first_beat || !hdr_valid_reg || m_hdr_ready);
+
+wire [PW-1:0] beat_pos = {beat_reg, {KW{1'b0}}};
+
+// ICRC over this beat
+wire [DATA_WIDTH-1:0] and_mask, or_mask;
+froce_icrc_mask #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .BEAT_IDX_WIDTH(BW)
+) u_icrc_mask (
+    .kind(f_kind),
+    .vlan_en(f_vlan),
+    .beat_idx(beat_reg),
+    .and_mask(and_mask),
+    .or_mask(or_mask)
+);
+
+wire [PW-1:0] crc_left = f_icrc_pos > beat_pos ? f_icrc_pos - beat_pos : {PW{1'b0}};
+wire [KW:0] crc_len = crc_left >= P_W ? P_W[KW:0] : crc_left[KW:0];
+wire [31:0] crc_next;
+froce_crc32_step #(
+    .DATA_WIDTH(DATA_WIDTH)
+) u_crc (
+    .crc_in(first_beat ? 32'd0 : crc_reg),
+    .data((cur_data & and_mask) | or_mask),
+    .len(crc_len),
+    .crc_out(crc_next)
+);
+
+// The four ICRC bytes, wherever they fall
+wire [31:0] icrc_rx_next;
+generate
+    for (g = 0; g < 4; g = g + 1) begin : g_icrc_byte
+        localparam [PW-1:0] K = g;
+        wire [PW-1:0] at = f_icrc_pos + K - beat_pos;   // lane, when in this beat
+        assign icrc_rx_next[8*g +: 8] = at < P_W ? cur_data[8*at[KW-1:0] +: 8] :
+                                        icrc_rx_reg[8*g +: 8];
+    end
+endgenerate
+wire [PW-1:0] frame_len = beat_pos + {{(PW-KW-1){1'b0}}, keep_count(cur_keep)};
+wire big = big_reg || frame_len > P_MAX_FRAME || &beat_reg;
+
+// Payload window: bytes [pay_off + i*W, pay_off + (i+1)*W) are formed when the
+// beat holding their first byte is at the head, from it and the next beat
+wire [KW-1:0] shift = f_pay_off[KW-1:0];
+wire [BW-1:0] first_pay_beat = {{(BW-8){1'b0}}, f_pay_off} >> KW;
+wire [2*DATA_WIDTH-1:0] pair = {nxt_data, cur_data};
+wire [DATA_WIDTH-1:0] window_data = pair[8*shift +: DATA_WIDTH];
+wire [PW-1:0] pay_done = {beat_reg - first_pay_beat, {KW{1'b0}}};  // payload bytes before this window
+wire [PW-1:0] f_pay_len_p = {{(PW-16){1'b0}}, f_pay_len};
+wire in_payload = f_ok && beat_reg >= first_pay_beat && pay_done < f_pay_len_p;
+wire [PW-1:0] pay_left = f_pay_len_p - pay_done;
+wire window_final = pay_left <= P_W;
+wire [W-1:0] window_keep;
+generate
+    for (g = 0; g < W; g = g + 1) begin : g_window_keep
+        localparam [PW-1:0] LANE = g;
+        assign window_keep[g] = LANE < pay_left;
+    end
+endgenerate
+
+reg [3:0] verdict;
+always @* begin
+    if (!f_ok && !f_pass)
+        verdict = f_verdict;
+    else if (big)
+        verdict = `FROCE_VERDICT_OVERSIZE;
+    else if (f_pass)
+        verdict = `FROCE_VERDICT_NOT_ROCE;
+    else if (frame_len < f_icrc_pos + P_ICRC)
+        verdict = `FROCE_VERDICT_TRUNCATED;
+    else if (icrc_rx_next != ~crc_next)
+        verdict = `FROCE_VERDICT_ICRC_BAD;
+    else
+        verdict = `FROCE_VERDICT_OK;
+end
+
+always @(posedge clk) begin
+    stat_valid_reg <= 1'b0;
+    if (m_hdr_ready)
+        hdr_valid_reg <= 1'b0;
+    if (m_axis_tready)
+        out_valid_reg <= 1'b0;
+
+    if (s2_advance) begin
+        if (first_beat) begin
+            hdr_valid_reg <= 1'b1;
+            hdr_reg <= f_rhdr;
+        end
+        crc_reg <= crc_next;
+        icrc_rx_reg <= icrc_rx_next;
+        big_reg <= big;
+        if (!(&beat_reg))
+            beat_reg <= beat_reg + 1'b1;
+
+        if (f_pass) begin
+            // not RoCE: the whole frame, as it came
+            out_valid_reg <= 1'b1;
+            out_data_reg <= cur_data;
+            out_keep_reg <= cur_keep;
+            out_last_reg <= cur_last;
+            out_user_reg <= cur_last ? verdict : 4'd0;
+        end else if (in_payload && !window_final) begin
+            out_valid_reg <= 1'b1;
+            out_data_reg <= window_data;
+            out_keep_reg <= {W{1'b1}};
+            out_last_reg <= cur_last;
+            out_user_reg <= cur_last ? verdict : 4'd0;
+        end else if (in_payload && window_final && !cur_last) begin
+            held_valid_reg <= 1'b1;
+            held_data_reg <= window_data;
+            held_keep_reg <= window_keep;
+        end else if (cur_last) begin
+            // the last payload beat now or held, else an empty beat
+            out_valid_reg <= 1'b1;
+            out_data_reg <= in_payload ? window_data : held_data_reg;
+            out_keep_reg <= in_payload ? window_keep :
+                            held_valid_reg ? held_keep_reg : {W{1'b0}};
+            out_last_reg <= 1'b1;
+            out_user_reg <= verdict;
+        end
+
+        if (cur_last) begin
+            beat_reg <= 0;
+            big_reg <= 1'b0;
+            held_valid_reg <= 1'b0;
+            stat_valid_reg <= 1'b1;
+            stat_verdict_reg <= verdict;
+        end
+    end
+
+    if (rst) begin
+        beat_reg <= 0;
+        big_reg <= 1'b0;
+        held_valid_reg <= 1'b0;
+        hdr_valid_reg <= 1'b0;
+        out_valid_reg <= 1'b0;
+        stat_valid_reg <= 1'b0;
+    end
+end
+
+assign m_hdr = hdr_reg;
+assign m_hdr_valid = hdr_valid_reg;
+assign m_axis_tdata = out_data_reg;
+assign m_axis_tkeep = out_keep_reg;
+assign m_axis_tvalid = out_valid_reg;
+assign m_axis_tlast = out_last_reg;
+assign m_axis_tuser = out_user_reg;
+assign stat_valid = stat_valid_reg;
+assign stat_verdict = stat_verdict_reg;
+
+endmodule
+
+`resetall
