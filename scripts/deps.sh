@@ -2,7 +2,13 @@
 # Install every Debian package froce needs, idempotently and non-interactively.
 # Run as root (or with sudo available). Safe to run again: it installs only what
 # is missing and does nothing when everything is present.
+#
+#   scripts/deps.sh          install what is missing
+#   scripts/deps.sh --check  only report what is missing (exit 1 if anything is)
 set -euo pipefail
+
+check_only=0
+[[ ${1:-} == --check ]] && check_only=1
 
 packages=(
 	# build basics
@@ -26,8 +32,14 @@ for p in "${packages[@]}"; do
 done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
-	echo "deps: all ${#packages[@]} packages present"
+	[[ $check_only -eq 1 ]] || echo "deps: all ${#packages[@]} packages present"
 	exit 0
+fi
+
+if [[ $check_only -eq 1 ]]; then
+	echo "deps: missing Debian packages: ${missing[*]}" >&2
+	echo "deps: run 'make deps' (as root) to install them" >&2
+	exit 1
 fi
 
 sudo=""

@@ -118,11 +118,9 @@ froce_opcode_info u_opcode_info (
     .pos_last(unused_pos_last),
     .ext_len(ext_len)
 );
-// the builder trusts the opcode; PadCnt is its own to compute; every payload
-// beat but the last is full and payload_len says how much of the last counts
+// the builder trusts the opcode, and PadCnt is its own to compute
 wire unused_op = op_valid ^ has_payload;
 wire [1:0] unused_padcnt = s_hdr[`FROCE_RHDR_PADCNT_LSB +: `FROCE_RHDR_PADCNT_W];
-wire [W-1:0] unused_tkeep = s_axis_tkeep;
 
 wire [1:0] pad = 2'd0 - pay_len[1:0];
 // bytes from the BTH through the ICRC
@@ -345,8 +343,20 @@ wire [KW:0] pair_sel = W[KW:0] - {1'b0, shift};         // 1..W
 wire [DATA_WIDTH-1:0] pay_window = pair[8*pair_sel +: DATA_WIDTH];
 
 // A payload length error is known when the last expected beat is taken, or
-// earlier if the payload ends early
-wire len_err_now = take_pay && (s_axis_tlast != last_pay);
+// earlier if the payload ends early: tlast on the wrong beat, a beat other
+// than the last not full, or the last beat not holding what payload_len says
+reg [KW:0] keep_count;
+integer k;
+always @* begin
+    keep_count = {(KW+1){1'b0}};
+    for (k = 0; k < W; k = k + 1)
+        keep_count = keep_count + {{KW{1'b0}}, s_axis_tkeep[k]};
+end
+wire [KW:0] last_bytes = f_pay_len == 16'd0 ? {(KW+1){1'b0}} :
+                         f_pay_len[KW-1:0] == {KW{1'b0}} ? P_W[KW:0] : {1'b0, f_pay_len[KW-1:0]};
+wire len_err_now = take_pay && (s_axis_tlast != last_pay ||
+                                (!s_axis_tlast && !(&s_axis_tkeep)) ||
+                                (s_axis_tlast && keep_count != last_bytes));
 
 wire [31:0] crc_next;
 wire [31:0] icrc = ~crc_next;

@@ -71,12 +71,15 @@ struct Options {
 		"usage: froce-pcap check FILE.pcap [options]\n"
 		"       froce-pcap rebuild IN.pcap OUT.pcap [options]\n"
 		"       froce-pcap roundtrip [--count N] [--pcap-out FILE] [options]\n"
+		"       froce-pcap lenerr [options]\n"
 		"       froce-pcap bench [options]\n"
 		"\n"
 		"check      run every frame through the RX parser model; one line per frame\n"
 		"rebuild    re-emit every RoCE frame through the TX builder from its parsed\n"
 		"           fields (other frames copied); OUT should equal IN\n"
 		"roundtrip  random headers and payloads, builder -> parser, compare\n"
+		"lenerr     payload frames of the wrong length into the builder: flagged,\n"
+		"           frames still well-formed, neighbours untouched\n"
 		"bench      bytes per cycle of the parser and builder, no back-pressure\n"
 		"\n"
 		"options:\n"
@@ -452,6 +455,61 @@ template <class M, int DW> int cmd_roundtrip(const Options &o)
 	return failures ? 1 : 0;
 }
 
+// Payload frames shorter or longer than payload_len, between good ones: the
+// bad ones must come out flagged and still payload_len long, the good ones
+// untouched, and nothing may hang.
+template <class M, int DW> int cmd_lenerr(const Options &o)
+{
+	Engine<M, DW> eng(o.seed, o.stall);
+	Generator gen = make_generator(eng, o.seed * 31 + 5);
+	const int w = DW / 8;
+	std::vector<TxJob> jobs;
+	std::vector<int> skews;
+	for (int i = 0; i < 400; i++) {
+		TxJob j = gen.make(w);
+		if (i % 3 == 1 && !j.payload.empty()) {
+			static const int kSkews[] = {-1, 1, -7, 9, -64, 64, 200};
+			j.length_skew = kSkews[(i / 3) % 7];
+			if (-j.length_skew > int(j.payload.size()))
+				j.length_skew = -int(j.payload.size());
+		}
+		if (i % 3 == 1 && j.payload.empty())
+			j.length_skew = 3 * w;  // bytes where none belong
+		skews.push_back(j.length_skew);
+		jobs.push_back(j);
+		eng.tx_push(j);
+	}
+	eng.set_chain(true);
+	eng.run();
+	unsigned bad = 0, flagged = 0;
+	for (size_t i = 0; i < jobs.size(); i++) {
+		const TxResult &t = eng.tx_out[i];
+		const RxResult &r = eng.rx_out[i];
+		bool skewed = skews[i] != 0;
+		flagged += t.error;
+		std::string why;
+		if (t.error != skewed)
+			why = skewed ? "length error not flagged" : "good frame flagged";
+		else if (r.verdict != FROCE_VERDICT_OK)
+			why = std::string("frame does not parse: ") + verdict_name(r.verdict);
+		else if (RHDR_GET(r.hdr, PAYLOAD_LEN) != jobs[i].payload.size())
+			why = "frame length does not follow payload_len";
+		else if (!skewed && (!(r.hdr == jobs[i].hdr) || r.data != jobs[i].payload))
+			why = "good frame changed";
+		if (!why.empty() && bad++ < 10)
+			fprintf(stderr, "lenerr: frame %zu (skew %d): %s\n", i + 1, skews[i], why.c_str());
+	}
+	size_t expected = std::count_if(skews.begin(), skews.end(), [](int k) { return k != 0; });
+	if (eng.stats.tx_len_err != expected) {
+		fprintf(stderr, "lenerr: stat_len_err pulsed %" PRIu64 " times, expected %zu\n",
+			eng.stats.tx_len_err, expected);
+		bad++;
+	}
+	printf("lenerr: width=%d frames=%zu skewed=%zu flagged=%u stat_len_err=%" PRIu64 " failures=%u\n",
+	       DW, jobs.size(), expected, flagged, eng.stats.tx_len_err, bad);
+	return bad ? 1 : 0;
+}
+
 template <class M, int DW> int run(const std::string &cmd, const std::vector<std::string> &args,
 				   const Options &o)
 {
@@ -461,6 +519,8 @@ template <class M, int DW> int run(const std::string &cmd, const std::vector<std
 		return cmd_rebuild<M, DW>(args[0], args[1], o);
 	if (cmd == "roundtrip" && args.empty())
 		return cmd_roundtrip<M, DW>(o);
+	if (cmd == "lenerr" && args.empty())
+		return cmd_lenerr<M, DW>(o);
 	usage(2);
 }
 

@@ -1,0 +1,62 @@
+# froce top-level Makefile. `make help` lists the targets.
+
+PYTHON := /usr/bin/python3
+BUILD := build
+PCAP_TOOL := $(BUILD)/bin/froce-pcap
+VECTORS ?= $(or $(FROCE_VECTORS),../shared/vectors/rxe)
+
+.PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth clean
+
+help:
+	@echo "froce — open FPGA RoCE v2 offload NIC"
+	@echo ""
+	@echo "  make deps        install every Debian package the project needs (root, idempotent)"
+	@echo "  make test        everything that asserts: generated files, lint, unit tests,"
+	@echo "                   rxe vectors, round trips, synthesis; ends 'N passed, N failed'"
+	@echo "  make demo        decode the Linux rxe captures through the RTL parser"
+	@echo "  make froce-pcap  build $(PCAP_TOOL) (Verilator models of parser and builder)"
+	@echo "  make lint        verilator --lint-only -Wall and iverilog on every RTL module"
+	@echo "  make synth       Yosys synthesis (generic, ECP5, Xilinx) with utilisation table"
+	@echo "  make bench       parser/builder bytes per cycle and Yosys cell counts"
+	@echo "  make gen         regenerate headers from spec/ and the CRC matrices"
+	@echo "  make check-gen   fail if a generated file is out of date"
+	@echo "  make clean       remove $(BUILD)/"
+
+deps:
+	bash scripts/deps.sh
+
+check-deps:
+	@bash scripts/deps.sh --check
+
+gen:
+	$(PYTHON) scripts/gen_hw.py
+	$(PYTHON) scripts/gen_crc.py
+
+check-gen: check-deps
+	$(PYTHON) scripts/gen_hw.py --check
+	$(PYTHON) scripts/gen_crc.py --check
+
+lint: check-deps
+	bash scripts/lint.sh
+
+froce-pcap: check-deps
+	$(MAKE) -s -C sim/pcap TOP_DIR=$(CURDIR) BUILD=$(CURDIR)/$(BUILD)
+
+test: froce-pcap
+	FROCE_VECTORS=$(VECTORS) $(PYTHON) tests/run_all.py
+
+demo: froce-pcap
+	@for f in $(VECTORS)/*.pcap; do \
+		echo "== $$f"; \
+		$(PCAP_TOOL) check $$f || exit 1; \
+	done
+
+bench: froce-pcap
+	$(PCAP_TOOL) bench
+	$(PYTHON) scripts/synth.py --flow generic --flow ecp5 --flow xilinx
+
+synth: check-deps
+	$(PYTHON) scripts/synth.py
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Runs every froce check in order and ends with 'N passed, N failed'.
+
+Each check is a command; its output goes to build/test-logs/<name>.log and,
+when it fails, the tail of that log is printed. Options:
+  --list           print the check names and exit
+  --only NAME...   run only these checks (prefix match)
+  --keep-going     do not stop at the first failure (default: run all)
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = "/usr/bin/python3"
+PCAP = os.path.join("build", "bin", "froce-pcap")
+
+
+def roundtrip(width, count, stall, seed):
+    return [PCAP, "roundtrip", "--width", str(width), "--count", str(count),
+            "--stall", str(stall), "--seed", str(seed)]
+
+
+# (name, command); in the order CI wants them: static checks, unit tests,
+# integration, synthesis
+CHECKS = [
+    ("generated-files-current", [PY, "scripts/gen_hw.py", "--check"]),
+    ("crc-matrices-current", [PY, "scripts/gen_crc.py", "--check"]),
+    ("hw-interface-header", ["bash", "tests/gen/run.sh"]),
+    ("lint", ["bash", "scripts/lint.sh"]),
+    ("crc-and-checksum-units", ["bash", "tests/rtl/crc/run.sh"]),
+    ("parser-icarus", ["bash", "tests/rtl/parser/run.sh"]),
+    ("icrc-reference-model", [PY, "tests/pcap/test_icrc_model.py"]),
+    ("rxe-vectors-decode", [PY, "tests/pcap/test_rxe_vectors.py"]),
+    ("rxe-vectors-rebuild", [PY, "tests/pcap/test_rebuild.py"]),
+    ("icrc-bitflips", [PY, "tests/pcap/test_bitflip.py"]),
+    ("malformed-frames", [PY, "tests/pcap/test_malformed.py"]),
+    ("unseen-captures-scapy", [PY, "tests/pcap/test_scapy_crosscheck.py"]),
+    ("roundtrip-w64", roundtrip(64, 1500, 0.0, 1)),
+    ("roundtrip-w64-backpressure", roundtrip(64, 1500, 0.4, 2)),
+    ("roundtrip-w512", roundtrip(512, 3000, 0.0, 3)),
+    ("roundtrip-w512-backpressure", roundtrip(512, 3000, 0.4, 4)),
+    ("builder-length-errors", [PCAP, "lenerr", "--width", "64"]),
+    ("builder-length-errors-w512", [PCAP, "lenerr", "--width", "512", "--stall", "0.3"]),
+    ("synth-self-test", [PY, "scripts/synth.py", "--self-test"]),
+    ("synth", [PY, "scripts/synth.py", "--quick"]),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--only", nargs="*")
+    args = ap.parse_args()
+    checks = CHECKS
+    if args.list:
+        for name, cmd in checks:
+            print(f"{name:32} {' '.join(cmd)}")
+        return 0
+    if args.only:
+        checks = [c for c in checks if any(c[0].startswith(o) for o in args.only)]
+    logdir = os.path.join(ROOT, "build", "test-logs")
+    os.makedirs(logdir, exist_ok=True)
+    passed = failed = 0
+    start = time.time()
+    for i, (name, cmd) in enumerate(checks, 1):
+        log = os.path.join(logdir, name + ".log")
+        t0 = time.time()
+        print(f"[{i}/{len(checks)}] {name} ...", end="", flush=True)
+        with open(log, "w") as f:
+            rc = subprocess.call(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.DEVNULL)
+        dt = time.time() - t0
+        if rc == 0:
+            passed += 1
+            print(f" PASS ({dt:.1f} s)")
+        else:
+            failed += 1
+            print(f" FAIL (exit {rc}, {dt:.1f} s) — log: {os.path.relpath(log, ROOT)}")
+            with open(log) as f:
+                tail = f.read().splitlines()[-25:]
+            for line in tail:
+                print("    | " + line)
+    print(f"total {time.time() - start:.0f} s")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
