@@ -493,6 +493,9 @@ def analyze(fr):
         l4 = l3 + 20
         if struct.unpack(">H", fr[l4 + 2:l4 + 4])[0] != ROCE_UDP_PORT:
             return a.set("not-roce", "not-roce", *(() if csum_ok else ("ip-csum",)))
+        if not have(l4 + 8):
+            # RoCE by its port, but a design may classify only on a whole UDP header
+            return a.set("truncated", None, "not-roce", *(() if csum_ok else ("ip-csum",)))
         a.kind = "v2-ipv4"
         f["sport"] = str(struct.unpack(">H", fr[l4:l4 + 2])[0])
         if not csum_ok:
@@ -532,6 +535,8 @@ def analyze(fr):
                 return a.set("not-roce", None, "truncated")
             if struct.unpack(">H", fr[l4 + 2:l4 + 4])[0] != ROCE_UDP_PORT:
                 return a.set("not-roce", "not-roce")
+            if not have(l4 + 8):
+                return a.set("truncated", None, "not-roce")
             a.kind = "v2-ipv6"
             f["sport"] = str(struct.unpack(">H", fr[l4:l4 + 2])[0])
             bth = l4 + 8
@@ -569,7 +574,8 @@ def analyze(fr):
         return a.set("bad-length", kind, "truncated")
 
     if ip_end > L:
-        return a.set("truncated", kind, *(("oversize",) if ip_end - bth > MAX_PAYLOAD + 100 else ()))
+        # a length field claiming more than the largest RoCE packet may be called oversize
+        return a.set("truncated", kind, *(("oversize",) if ip_end - bth > MAX_PAYLOAD else ()))
     if ip_end - bth < 12 + 4:
         return a.set("bad-length", kind, "truncated")
     # the ICRC is located by now: report whether it matches, whatever the verdict
@@ -696,6 +702,18 @@ def run_check(pcap, nframes, width=64, seed=None, stall=None):
         check(summary.get(k) == str(n),
               f"`{cmd}`: summary {k}={summary.get(k)} but the frame lines give {n}")
     return CheckRun(cmd, lines, summary, other)
+
+
+JOBS = max(1, int(os.environ.get("FROCE_JOBS", "2")))
+
+
+def run_check_modes(pcap, nframes, modes):
+    """run_check() for each mode (a dict of run_check keyword arguments), up to
+    FROCE_JOBS (default 2) tool processes at a time; results in mode order."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=JOBS) as ex:
+        futs = [ex.submit(run_check, pcap, nframes, **m) for m in modes]
+        return [f.result() for f in futs]
 
 
 def run_rebuild(inp, out, nframes, width=64):

@@ -8,23 +8,32 @@ gen_captures (ICRC from froce_testlib).  The unmodified samples are run too and
 must be ok (control).
 
 Invariant part: every header byte from the IP header (or GRH) to the end of
-the extension headers gets each of its 8 bits flipped, every payload/pad byte
-one bit, every ICRC byte all 8 bits -- one flip per frame.  Ethernet header and
-VLAN tag are not covered by the ICRC and not flipped; the variant fields
-(TOS, TTL, UDP checksum, BTH byte 4, IPv6/GRH traffic class, flow label, hop
-limit) belong to the second part.  No mutated frame may come back ok; the
-verdict must be the one determined from the position of the flip:
+the extension headers gets each of its 8 bits flipped (in the long samples
+other than the fully covered one: one bit, all 8 only for the opcode, pad,
+TVer and length fields), every ICRC byte all 8 bits, payload/pad bytes one
+bit each (every byte of one long IPv4 frame and of short payloads; for the
+other long frames the first and last 8 bytes and every 7th byte, which still
+hits every byte lane of a 64- or 512-bit bus; FROCE_BITFLIP_FULL=1 flips
+every bit of every header byte and every payload byte of every sample) -- one
+flip per frame.  Width 64 and 512 run every frame; the --stall 0.3 run takes
+every 4th flip and all good frames.
+Ethernet header and VLAN tag are not covered by the ICRC and not flipped; the
+variant fields (TOS, TTL, UDP checksum, BTH byte 4, IPv6/GRH traffic class,
+flow label, hop limit) belong to the second part.  No mutated frame may come
+back ok; the verdict must be the one determined from the position of the flip:
   IPv4 address/id/flags/length/checksum bytes -> ip-csum (header checksum no
   longer matches); IPv4 version -> not-roce|bad-version|ip-csum; IHL ->
   not-roce|ip-csum|bad-length|truncated; protocol, MF or fragment offset ->
   not-roce|ip-csum; UDP dest port -> not-roce; UDP length -> bad-length;
   IPv6/GRH version -> not-roce|bad-version; IPv6 next header -> not-roce (GRH
-  next header: not-roce|bad-version|bad-length|bad-opcode); IPv6/GRH
-  payload length -> bad-length (|truncated if it grew; GRH: |icrc-bad if it
-  shrank); BTH TVer -> bad-version; BTH opcode -> bad-opcode when the new
-  opcode is undefined, else icrc-bad (or bad-length when the headers of the new
-  opcode no longer fit); pad count -> icrc-bad (bad-length if the payload would
-  be negative); anything else, ICRC bytes included -> icrc-bad.
+  next header: not-roce|bad-version|bad-length|bad-opcode); IPv6/GRH payload
+  length -> bad-length (|truncated if it grew, |oversize if it now claims
+  more than 4096 bytes; GRH: |icrc-bad if it shrank); BTH TVer -> bad-version;
+  BTH opcode -> bad-opcode when the new opcode is undefined, else icrc-bad
+  (or bad-length when the headers of the new opcode no longer fit, or it
+  carries no payload and now would); pad count -> icrc-bad (bad-length if
+  the payload would be negative); anything else, ICRC bytes included ->
+  icrc-bad.
 Each line is also checked for consistency: kind, len, the icrc column, and
 every printed header field against the mutated bytes; and the verdict of every
 frame must be the same at width 64, 512 and with stalls.
@@ -35,6 +44,7 @@ label, hop limit, VLAN PCP/VID: verdict stays ok and the fields show the new
 values.  TOS changed without fixing the header checksum -> ip-csum.
 """
 
+import os
 import struct
 import sys
 from pathlib import Path
@@ -111,8 +121,9 @@ def flip_expectation(fr, off, bit):
         if rel in (4, 5):
             old = struct.unpack(">H", fr[l3 + 4:l3 + 6])[0]
             new = old ^ (mask << (8 if rel == 4 else 0))
-            if new > old:
-                return field, {"bad-length", "truncated"}
+            if new > old:   # claims more than the frame holds (and maybe more than any RoCE packet)
+                return field, {"bad-length", "truncated"} | (
+                    {"oversize"} if l3 + 40 + new - bth > T.MAX_PAYLOAD else set())
             if kind == "v2-ipv6":
                 return field, {"bad-length"}                   # UDP length > IPv6 payload
             # GRH: the IB packet ends earlier; the rest would be Ethernet padding
@@ -165,6 +176,22 @@ def mutate(fr, off, bit):
     return bytes(b)
 
 
+def udp_checksum(fr):
+    """The correct UDP checksum of a RoCE v2 frame (RFC 768 / RFC 8200)."""
+    kind, l3, bth, end = T.roce_geometry(fr)
+    udp = bytearray(fr[bth - 8:end])
+    udp[6:8] = b"\0\0"
+    if kind == "v2-ipv4":
+        pseudo = fr[l3 + 12:l3 + 20] + struct.pack(">BBH", 0, 17, len(udp))
+    else:
+        pseudo = fr[l3 + 8:l3 + 40] + struct.pack(">IxxxB", len(udp), 17)
+    data = pseudo + bytes(udp) + b"\0" * (len(udp) % 2)
+    tot = sum(struct.unpack(f">{len(data) // 2}H", data))
+    while tot >> 16:
+        tot = (tot & 0xFFFF) + (tot >> 16)
+    return struct.pack(">H", (~tot & 0xFFFF) or 0xFFFF)
+
+
 def variants(name, fr):
     """(label, frame, {field: value}) with only variant fields changed."""
     kind, l3, bth, end = T.roce_geometry(fr)
@@ -178,7 +205,7 @@ def variants(name, fr):
     for v in (0x80, 0x40, 0xC0, 0x3F, 0xFF, 0x01):
         out.append((f"BTH byte 4 = 0x{v:02x}", setb(fr, bth + 4, v), {"fecn": str(v >> 7), "becn": str((v >> 6) & 1)}))
     if kind != "v1":
-        for cs in (b"\x12\x34", b"\xff\xff"):
+        for cs in (b"\x12\x34", b"\xff\xff", udp_checksum(fr)):
             b = bytearray(fr)
             b[bth - 2:bth] = cs
             out.append((f"UDP checksum {cs.hex()}", bytes(b), {}))
@@ -220,21 +247,47 @@ def variants(name, fr):
     return [(f"{name}: {lab}", f, w) for lab, f, w in out]
 
 
+# Payload coverage.  One long frame gets a flip in every payload byte; short
+# payloads (<= 128 bytes) too.  The other long frames get the first and last
+# 8 payload bytes and every 7th byte between (7 is coprime with the 8 and 64
+# byte lanes of the 64/512-bit datapaths, so every lane is still hit).
+# FROCE_BITFLIP_FULL=1 flips every payload byte of every sample (slower).
+FULL_PAYLOAD = {"ipv4 WRITE FIRST (RETH, long)"}
+PAYLOAD_STRIDE = 7
+# The header bytes of those other long frames get one bit each, except the
+# opcode/pad/TVer and length fields (whose effect depends on the payload
+# length) which get all 8; the short samples cover every header bit.
+FULL_ALL = os.environ.get("FROCE_BITFLIP_FULL", "0") not in ("", "0")
+STALL_EVERY = 4   # the --stall run takes every 4th flip (and every good frame)
+
+
 def main():
     T.require_vectors()
     T.require_tool()
-    cases = []   # (ctx, frame, kind of expectation, payload)
+    cases = []   # (ctx, frame, "ok"|"bad", expected fields | verdict set)
     flips = 0
     smp = samples()
-    n_samples = len(smp)
     for name, fr in smp:
         a = T.analyze(fr)
         check(a.verdict == "ok", f"sample {name} is not a good frame in the reference model")
         cases.append((f"{name}: unmodified (control)", fr, "ok", {}))
         kind, l3, bth, end = T.roce_geometry(fr)
         hdr_end = bth + 12 + T.ext_len(fr[bth])
+        pay = end - 4 - hdr_end
+        sparse = not FULL_ALL and name not in FULL_PAYLOAD and pay > 128
+        lengths = {bth, bth + 1} | ({l3 + 2, l3 + 3} if kind == "v2-ipv4" else {l3 + 4, l3 + 5}) | \
+            ({bth - 4, bth - 3} if kind != "v1" else set())
         for off in range(l3, end):
-            bits = range(8) if off < hdr_end or off >= end - 4 else [(off * 5 + 3) % 8]
+            if off >= end - 4 or off < hdr_end and (not sparse or off in lengths):
+                bits = range(8)
+            elif off < hdr_end:
+                bits = [(off * 5 + 3) % 8]
+            else:
+                p = off - hdr_end
+                if not (FULL_ALL or name in FULL_PAYLOAD or pay <= 128 or p % PAYLOAD_STRIDE == 0
+                        or p < 8 or p >= pay - 8):
+                    continue
+                bits = [(off * 5 + 3) % 8]
             for bit in bits:
                 e = flip_expectation(fr, off, bit)
                 if e is None:
@@ -256,30 +309,33 @@ def main():
             b[l3 + 1] ^= 0x04
             cases.append((f"{name}: TOS changed, header checksum not fixed", bytes(b), "bad", {"ip-csum"}))
     n_ok = sum(1 for c in cases if c[2] == "ok")
+    stall_idx = [i for i, c in enumerate(cases) if c[2] == "ok" or i % STALL_EVERY == 0]
     log(f"{len(cases)} frames: {flips} single-bit flips, {n_ok} good frames "
-        f"(controls + variant-field changes), from {n_samples} samples")
+        f"(controls + variant-field changes), from {len(smp)} samples; "
+        f"{len(stall_idx)} of them also with --stall")
     with T.tmpdir("bitflip") as td:
         pcap = Path(td) / "bitflip.pcap"
         T.write_pcap(pcap, [c[1] for c in cases])
-        first = None
-        for mode in (dict(width=64), dict(width=512), dict(width=64, seed=T.SEED, stall=0.3)):
-            run = T.run_check(pcap, len(cases), **mode)
-            verdicts = [d["verdict"] for d in run.lines]
-            if first is None:
-                first = (mode, verdicts)
-            for i, (a, b) in enumerate(zip(first[1], verdicts), 1):
-                check(a == b, f"frame {i} ({cases[i - 1][0]}): verdict {b} with `{T.mode_str(mode)}` "
-                      f"but {a} with `{T.mode_str(first[0])}`")
+        spcap = Path(td) / "bitflip_stall.pcap"
+        T.write_pcap(spcap, [cases[i][1] for i in stall_idx])
+        runs = T.run_check_modes(pcap, len(cases), [dict(width=64), dict(width=512)])
+        runs += T.run_check_modes(spcap, len(stall_idx), [dict(width=64, seed=T.SEED, stall=0.3)])
+        index = [list(range(len(cases)))] * 2 + [stall_idx]
+        verdict0 = [d["verdict"] for d in runs[0].lines]
+        for run, idx in zip(runs, index):
+            mode = " ".join(run.cmd.split()[3:])
             hist = {}
-            for i, ((ctx, fr, what, exp), got) in enumerate(zip(cases, run.lines), 1):
-                c = f"frame {i} ({ctx}, {T.mode_str(mode)})"
+            for j, got in zip(idx, run.lines):
+                ctx_, fr, what, exp = cases[j]
+                c = f"frame {j + 1} ({ctx_}, {mode})"
                 if what == "ok":
-                    want = exp or T.expected_ok_fields(fr)
-                    T.compare_ok(c, got, want)
+                    T.compare_ok(c, got, exp or T.expected_ok_fields(fr))
                 else:
                     T.compare_bad(c, got, fr, exp)
+                if got["verdict"] != verdict0[j]:
+                    T.fail(f"{c}: verdict {got['verdict']}, but {verdict0[j]} at --width 64")
                 hist[got["verdict"]] = hist.get(got["verdict"], 0) + 1
-            log(f"{T.mode_str(mode)}: all expectations met; verdicts "
+            log(f"{mode}: {len(idx)} frames, all expectations met; verdicts "
                 + " ".join(f"{k}={v}" for k, v in sorted(hist.items())))
 
 

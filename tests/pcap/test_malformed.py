@@ -4,9 +4,9 @@
 Expected verdicts (sets where the contract leaves the choice open):
   * truncation of good IPv4/IPv6/VLAN/v1 frames at every length through the
     headers and many lengths through payload and ICRC: `truncated` once the
-    frame is identifiable as RoCE (UDP destination port complete; for v1 the
-    GRH next header), `truncated` or `not-roce` before that (0..13 bytes,
-    inside the IP header...);
+    frame is identifiable as RoCE (UDP header complete; for v1 the GRH next
+    header), `truncated` or `not-roce` before that (0..13 bytes, inside the IP
+    or UDP header...);
   * empty, 1-byte, Ethernet-header-only frames: not-roce or truncated;
   * oversize: a 10000-byte RoCE frame and RoCE frames whose payload exceeds
     4096 (IPv4, IPv6, v1; consistent lengths, good ICRC) -> oversize; a 10000
@@ -137,7 +137,8 @@ def build_cases(rng):
     # -- truncation
     for name, fr in bases:
         kind, l3, bth, end = T.roce_geometry(fr)
-        ident = {"v2-ipv4": l3 + 24, "v2-ipv6": l3 + 44, "v1": l3 + 7}[kind]
+        # identifiable as RoCE once the UDP header (v2) / GRH next header (v1) is complete
+        ident = {"v2-ipv4": l3 + 28, "v2-ipv6": l3 + 48, "v1": l3 + 7}[kind]
         hdr_end = bth + 12 + T.ext_len(fr[bth]) + 8
         cuts = set(range(0, min(hdr_end, len(fr)))) | set(range(hdr_end, len(fr), 53)) | \
             {len(fr) - k for k in (1, 2, 3, 4, 5, 8)}
@@ -362,8 +363,7 @@ def main():
         pcap = Path(td) / "malformed.pcap"
         T.write_pcap(pcap, [x[1] for x in items])
         alone, verdicts0 = {}, None
-        for mode in modes:
-            run = T.run_check(pcap, len(items), **mode)
+        for mode, run in zip(modes, T.run_check_modes(pcap, len(items), modes)):
             check_items(items, run, mode)
             hist = {}
             for d in run.lines:
@@ -389,8 +389,7 @@ def main():
         mixed.append(("golden frame at the end", golden[0], "ok"))
         mpcap = Path(td) / "mixed.pcap"
         T.write_pcap(mpcap, [x[1] for x in mixed])
-        for mode in modes:
-            run = T.run_check(mpcap, len(mixed), **mode)
+        for mode, run in zip(modes, T.run_check_modes(mpcap, len(mixed), modes)):
             check_items(mixed, run, mode)
             ref = alone[T.mode_str(mode)]
             for j in where:

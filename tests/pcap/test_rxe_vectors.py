@@ -43,8 +43,8 @@ def main():
                   f"{name} frame {i}: tshark and CSV disagree (opcode/psn/len)")
             want.append(t)
         first = None
-        for mode in T.seeds_and_modes():
-            run = T.run_check(path, len(frames), **mode)
+        modes = T.seeds_and_modes()
+        for mode, run in zip(modes, T.run_check_modes(path, len(frames), modes)):
             for i, (got, w) in enumerate(zip(run.lines, want), 1):
                 ctx = f"{name} frame {i} ({T.mode_str(mode)})"
                 r = rows[(name, i)]

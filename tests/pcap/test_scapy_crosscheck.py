@@ -50,8 +50,8 @@ def main():
                     check(T.scapy_icrc(fr) == fr[T.roce_geometry(fr)[3] - 4:T.roce_geometry(fr)[3]],
                           f"internal: {e['name']}: generated ICRC is not scapy's")
             # 1. decode
-            for mode in T.seeds_and_modes():
-                run = T.run_check(path, len(frames), **mode)
+            modes = T.seeds_and_modes()
+            for mode, run in zip(modes, T.run_check_modes(path, len(frames), modes)):
                 for i, (e, got) in enumerate(zip(ents, run.lines), 1):
                     ctx = f"{fname} frame {i} [{e['name']}] ({T.mode_str(mode)})"
                     T.compare_ok(ctx, got, e["expect"], {k: set(v) for k, v in e["alt"].items()})
