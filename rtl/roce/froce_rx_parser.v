@@ -627,15 +627,20 @@ generate
     end
 endgenerate
 
+// A length field that claims more than the frame holds is a truncation, even
+// when the claimed payload would also be too large
+wire truncated = frame_len < f_icrc_pos + P_ICRC;
 reg [3:0] verdict;
 always @* begin
-    if (!f_ok && !f_pass)
+    if (f_verdict == `FROCE_VERDICT_OVERSIZE && truncated)
+        verdict = `FROCE_VERDICT_TRUNCATED;
+    else if (!f_ok && !f_pass)
         verdict = f_verdict;
     else if (big)
         verdict = `FROCE_VERDICT_OVERSIZE;
     else if (f_pass)
         verdict = `FROCE_VERDICT_NOT_ROCE;
-    else if (frame_len < f_icrc_pos + P_ICRC)
+    else if (truncated)
         verdict = `FROCE_VERDICT_TRUNCATED;
     else if (icrc_rx_next != ~crc_next)
         verdict = `FROCE_VERDICT_ICRC_BAD;
