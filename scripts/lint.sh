@@ -125,10 +125,24 @@ lint_rtl() {
 	done
 }
 
-# C checks (firmware, driver, provider) go here: e.g. clang-format --dry-run
-# -Werror, checkpatch.pl, sparse. Call report() once per check, like lint_rtl.
+# C and C++ checks, and the simulation tops (not under rtl/). The driver,
+# provider and firmware add theirs here (checkpatch.pl, sparse, clang-format)
+# as they arrive. Call report() once per check, like lint_rtl.
 lint_c() {
-	:
+	[[ ${#filter[@]} -eq 0 ]] || return 0
+	local out=$tmp/out status p
+	printf '#include "froce_hw.h"\nint froce_lint_unit;\n' >"$tmp/hw.c"
+	gcc -fsyntax-only -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude "$tmp/hw.c" >"$out" 2>&1
+	report "gcc       include/froce_hw.h" $? "$out"
+	g++ -fsyntax-only -std=c++17 -Wall -Wextra -Werror sim/pcap/pcap_file.cpp >"$out" 2>&1
+	report "g++       sim/pcap/pcap_file.cpp" $? "$out"
+	for p in "${WIDTHS[@]}"; do
+		verilator --lint-only -Wall --top-module froce_pcap_top "-GDATA_WIDTH=$p" \
+			-Irtl/include -Irtl/crc -y rtl/common -y rtl/crc -y rtl/roce \
+			sim/pcap/froce_pcap_top.v >"$out" 2>&1
+		status=$?
+		report "verilator froce_pcap_top DATA_WIDTH=$p" "$status" "$out"
+	done
 }
 
 filter=("$@")

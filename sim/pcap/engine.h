@@ -165,6 +165,12 @@ public:
 			throw EngineError("status pulses (" + std::to_string(stat_seen_) +
 					  ") do not match frames out (" +
 					  std::to_string(rx_out.size()) + ")");
+		for (size_t i = 0; i < rx_out.size(); i++)
+			if (rx_out[i].stat_verdict != rx_out[i].verdict)
+				throw EngineError("frame " + std::to_string(i + 1) + ": status verdict " +
+						  std::to_string(rx_out[i].stat_verdict) +
+						  " differs from tuser " +
+						  std::to_string(rx_out[i].verdict));
 	}
 
 private:
