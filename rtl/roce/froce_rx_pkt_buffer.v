@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+// Store-and-forward buffer after the RX parser: only packets whose verdict is
+// OK (or NOT_ROCE, to the netdev path) come out; the rest are dropped whole.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "froce_hw.vh"
+
+/*
+ * The parser gives its verdict on the last beat of a payload, after the
+ * payload has streamed by. Nothing of a packet with a bad ICRC may reach
+ * host memory, so the payload is written into a ring and becomes visible only
+ * when its last beat carries an acceptable verdict; otherwise the write
+ * pointer rolls back and the packet is gone. Its header bundle waits in a
+ * small FIFO and is released or dropped with it.
+ *
+ * Routing: RoCE packets with verdict OK leave on m_roce_*, frames with verdict
+ * NOT_ROCE (whole frames) on m_net_*; every other verdict is dropped. A
+ * packet larger than the ring is dropped (OVERFLOW) instead of blocking the
+ * input forever. One status pulse per input packet tells the counters what
+ * happened.
+ *
+ * The ring is one RAM shared by both outputs (packets leave in arrival
+ * order); an output that is not ready holds back the packets behind it.
+ */
+module froce_rx_pkt_buffer #(
+    parameter DATA_WIDTH = 64,              // stream width in bits
+    parameter DEPTH = 4096,                 // ring size in beats, a power of two
+    parameter HDR_DEPTH = 16                // headers buffered, a power of two
+) (
+    input  wire                      clk,
+    input  wire                      rst,
+
+    /* From the parser */
+    input  wire [`FROCE_RHDR_W-1:0]  s_hdr,
+    input  wire                      s_hdr_valid,
+    output wire                      s_hdr_ready,
+    input  wire [DATA_WIDTH-1:0]     s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0]   s_axis_tkeep,
+    input  wire                      s_axis_tvalid,
+    output wire                      s_axis_tready,
+    input  wire                      s_axis_tlast,
+    input  wire [3:0]                s_axis_tuser,   // verdict on the tlast beat
+
+    /* Good RoCE packets: header bundle and payload */
+    output wire [`FROCE_RHDR_W-1:0]  m_roce_hdr,
+    output wire                      m_roce_hdr_valid,
+    input  wire                      m_roce_hdr_ready,
+    output wire [DATA_WIDTH-1:0]     m_roce_tdata,
+    output wire [DATA_WIDTH/8-1:0]   m_roce_tkeep,
+    output wire                      m_roce_tvalid,
+    input  wire                      m_roce_tready,
+    output wire                      m_roce_tlast,
+
+    /* Frames that are not RoCE, whole, for the netdev ring */
+    output wire [DATA_WIDTH-1:0]     m_net_tdata,
+    output wire [DATA_WIDTH/8-1:0]   m_net_tkeep,
+    output wire                      m_net_tvalid,
+    input  wire                      m_net_tready,
+    output wire                      m_net_tlast,
+
+    /* One pulse per input packet */
+    output wire                      stat_valid,
+    output wire                      stat_roce,      // kept: RoCE
+    output wire                      stat_net,       // kept: not RoCE
+    output wire                      stat_dropped,   // dropped for its verdict
+    output wire                      stat_overflow   // dropped: larger than the ring
+);
+
+localparam W = DATA_WIDTH / 8;
+localparam AW = $clog2(DEPTH);
+localparam HAW = $clog2(HDR_DEPTH);
+localparam RW = `FROCE_RHDR_W;
+localparam EW = DATA_WIDTH + W + 1;             // data, keep, last
+
+initial begin
+    if ((1 << AW) != DEPTH || (1 << HAW) != HDR_DEPTH || DEPTH < 4 || HDR_DEPTH < 2) begin
+        $display("froce_rx_pkt_buffer: DEPTH and HDR_DEPTH must be powers of two");
+        $finish;
+    end
+end
+
+/* ------------------------------------------------------------------------
+ * Write side
+ * ------------------------------------------------------------------------ */
+
+reg [EW-1:0] ring [0:DEPTH-1];
+reg [AW:0] wr_ptr_reg = 0;          // next beat to write (uncommitted)
+reg [AW:0] commit_ptr_reg = 0;      // end of the last committed packet
+reg [AW:0] rd_ptr_reg = 0;
+reg overflow_reg = 1'b0;            // the packet being written did not fit
+
+// headers waiting for their packet's verdict
+wire [RW-1:0] pend_hdr;
+wire pend_empty, unused_pend_full;
+wire [HAW:0] pend_count;
+// committed packets: header (for RoCE) and route
+wire [RW:0] done_rd;
+wire done_empty, unused_done_full;
+wire [HAW:0] done_count;
+
+wire [AW:0] ring_used = wr_ptr_reg - rd_ptr_reg;
+wire ring_full = ring_used[AW];
+// room for the verdicts to land: a committed packet needs a slot in done
+wire done_room = done_count < HDR_DEPTH[HAW:0] - 1'b1;
+
+// The payload beat is taken once its header is in the pending FIFO, so that
+// the verdict can be paired with it; a full ring drops the packet.
+assign s_hdr_ready = pend_count < HDR_DEPTH[HAW:0];
+assign s_axis_tready = !pend_empty && done_room;
+wire s_fire = s_axis_tvalid && s_axis_tready;
+
+wire [3:0] verdict = s_axis_tuser;
+wire keep_roce = verdict == `FROCE_VERDICT_OK;
+wire keep_net = verdict == `FROCE_VERDICT_NOT_ROCE;
+wire fits = !ring_full && !overflow_reg;
+wire commit = s_fire && s_axis_tlast && (keep_roce || keep_net) && fits;
+
+always @(posedge clk) begin
+    if (s_fire) begin
+        if (fits) begin
+            ring[wr_ptr_reg[AW-1:0]] <= {s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+            wr_ptr_reg <= wr_ptr_reg + 1'b1;
+        end else begin
+            overflow_reg <= 1'b1;
+        end
+        if (s_axis_tlast) begin
+            overflow_reg <= 1'b0;
+            if (commit)
+                commit_ptr_reg <= wr_ptr_reg + 1'b1;
+            else
+                wr_ptr_reg <= commit_ptr_reg;   // roll back
+        end
+    end
+    if (rst) begin
+        wr_ptr_reg <= 0;
+        commit_ptr_reg <= 0;
+        overflow_reg <= 1'b0;
+    end
+end
+
+froce_fifo #(
+    .WIDTH(RW),
+    .DEPTH(HDR_DEPTH)
+) u_pending (
+    .clk(clk),
+    .rst(rst),
+    .wr_data(s_hdr),
+    .wr_en(s_hdr_valid && s_hdr_ready),
+    .rd_data(pend_hdr),
+    .rd_en(s_fire && s_axis_tlast),
+    .count(pend_count),
+    .empty(pend_empty),
+    .full(unused_pend_full)
+);
+
+froce_fifo #(
+    .WIDTH(RW + 1),
+    .DEPTH(HDR_DEPTH)
+) u_done (
+    .clk(clk),
+    .rst(rst),
+    .wr_data({keep_net, pend_hdr}),
+    .wr_en(commit),
+    .rd_data(done_rd),
+    .rd_en(pkt_done),
+    .count(done_count),
+    .empty(done_empty),
+    .full(unused_done_full)
+);
+
+reg stat_valid_reg = 1'b0;
+reg stat_roce_reg = 1'b0;
+reg stat_net_reg = 1'b0;
+reg stat_dropped_reg = 1'b0;
+reg stat_overflow_reg = 1'b0;
+always @(posedge clk) begin
+    stat_valid_reg <= s_fire && s_axis_tlast;
+    stat_roce_reg <= commit && keep_roce;
+    stat_net_reg <= commit && keep_net;
+    stat_dropped_reg <= s_fire && s_axis_tlast && !keep_roce && !keep_net;
+    stat_overflow_reg <= s_fire && s_axis_tlast && (keep_roce || keep_net) && !fits;
+    if (rst) begin
+        stat_valid_reg <= 1'b0;
+        stat_roce_reg <= 1'b0;
+        stat_net_reg <= 1'b0;
+        stat_dropped_reg <= 1'b0;
+        stat_overflow_reg <= 1'b0;
+    end
+end
+
+/* ------------------------------------------------------------------------
+ * Read side: committed packets in order, to the output their route names
+ * ------------------------------------------------------------------------ */
+
+wire route_net = done_rd[RW];
+reg hdr_sent_reg = 1'b0;            // this packet's header has gone out
+
+// Output register stage: the RAM read is registered, so the head beat is
+// fetched one cycle ahead into out_*; pkt_done pops the packet's route.
+reg out_valid_reg = 1'b0;
+reg [EW-1:0] out_reg = 0;
+reg out_net_reg = 1'b0;
+wire out_last = out_reg[EW-1];
+// a RoCE packet's last beat waits until its header has been taken, so the
+// two outputs stay paired
+wire roce_last_ok = !out_last || hdr_sent_reg;
+wire out_ready = out_net_reg ? m_net_tready : m_roce_tready && roce_last_ok;
+wire out_take = out_valid_reg && out_ready;
+wire pkt_done = out_take && out_last;
+
+// Fetch the next beat when the output register is empty or being emptied,
+// and only beats of committed packets. The first beat of a packet is fetched
+// only once the previous packet has fully left (its route and header are at
+// the head of the done FIFO until then): one idle output cycle per packet.
+wire can_fetch = rd_ptr_reg != commit_ptr_reg && !done_empty &&
+                 (!out_valid_reg || (out_take && !out_last));
+
+always @(posedge clk) begin
+    if (out_take)
+        out_valid_reg <= 1'b0;
+    if (can_fetch) begin
+        out_valid_reg <= 1'b1;
+        out_reg <= ring[rd_ptr_reg[AW-1:0]];
+        out_net_reg <= route_net;
+        rd_ptr_reg <= rd_ptr_reg + 1'b1;
+    end
+    if (rst) begin
+        out_valid_reg <= 1'b0;
+        rd_ptr_reg <= 0;
+    end
+end
+
+assign m_roce_tdata = out_reg[DATA_WIDTH-1:0];
+assign m_roce_tkeep = out_reg[DATA_WIDTH +: W];
+assign m_roce_tlast = out_last;
+assign m_roce_tvalid = out_valid_reg && !out_net_reg && roce_last_ok;
+assign m_net_tdata = out_reg[DATA_WIDTH-1:0];
+assign m_net_tkeep = out_reg[DATA_WIDTH +: W];
+assign m_net_tlast = out_last;
+assign m_net_tvalid = out_valid_reg && out_net_reg;
+
+assign m_roce_hdr = done_rd[RW-1:0];
+assign m_roce_hdr_valid = !done_empty && !route_net && !hdr_sent_reg;
+
+always @(posedge clk) begin
+    if (m_roce_hdr_valid && m_roce_hdr_ready)
+        hdr_sent_reg <= 1'b1;
+    if (pkt_done)
+        hdr_sent_reg <= 1'b0;
+    if (rst)
+        hdr_sent_reg <= 1'b0;
+end
+
+assign stat_valid = stat_valid_reg;
+assign stat_roce = stat_roce_reg;
+assign stat_net = stat_net_reg;
+assign stat_dropped = stat_dropped_reg;
+assign stat_overflow = stat_overflow_reg;
+
+endmodule
+
+`resetall
