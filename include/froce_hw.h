@@ -25,7 +25,7 @@
 /* MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register */
 #define FROCE_HW_VERSION				0x00010000
 /* CRC-32 of the spec without doc strings */
-#define FROCE_HW_SPEC_HASH				0x1E5E51A0
+#define FROCE_HW_SPEC_HASH				0xD5166117
 #define FROCE_PCI_VENDOR_ID				0x1234
 #define FROCE_PCI_DEVICE_ID				0xF0CE
 #define FROCE_PCI_CLASS_CODE				0x020000
@@ -92,6 +92,28 @@
  * re-registration
  */
 #define FROCE_KEY_TAG_W					8
+/* smallest MR page shift the MTT translation accepts (4 KiB) */
+#define FROCE_MR_PAGE_SHIFT_MIN				12
+/*
+ * largest MR page shift the MTT translation accepts (2 MiB); an MR_CTX
+ * outside MIN..MAX never becomes valid
+ */
+#define FROCE_MR_PAGE_SHIFT_MAX				21
+/*
+ * bytes of the MR/MTT table block on the internal control bus (the soft
+ * core's bus); 32-bit word accesses only
+ */
+#define FROCE_MRT_CTL_SPAN				0x1000000
+/*
+ * offset of MR context i in the MR/MTT block: MRT_CTL_MR_OFF + i *
+ * MR_CTX_SIZE; dwords in MR_CTX order, VALID (dw7) last
+ */
+#define FROCE_MRT_CTL_MR_OFF				0x0
+/*
+ * offset of MTT entry j in the MR/MTT block: MRT_CTL_MTT_OFF + j *
+ * MTT_ENTRY_SIZE; low dword first, the high dword commits the entry
+ */
+#define FROCE_MRT_CTL_MTT_OFF				0x800000
 /* QP number of the GSI QP (QP1); QPN 0 is never used on RoCE */
 #define FROCE_QPN_GSI					1
 /* bits of a QP number on the wire; this device hands out QPNs below 2^16 */
@@ -181,6 +203,27 @@
 #define FROCE_ECN_ECT0					2
 /* congestion experienced */
 #define FROCE_ECN_CE					3
+
+/* ---- enum XLATE ---- */
+/*
+ * MR/MTT translation status (segment status of froce_mr_xlate), checks in
+ * this order
+ */
+/* segment translated (or a zero-length request, not checked) */
+#define FROCE_XLATE_OK					0
+/* key index beyond the MR table, or the entry is not valid */
+#define FROCE_XLATE_KEY_INVALID				1
+/* key tag differs from the entry's: stale key after re-registration */
+#define FROCE_XLATE_KEY_TAG				2
+/* request PDN differs from the MR's */
+#define FROCE_XLATE_PD_MISMATCH				3
+/* a required access right is not granted */
+#define FROCE_XLATE_ACCESS				4
+/*
+ * [va, va + len) not inside [IOVA, IOVA + LENGTH), or va + len wraps past
+ * 2^64
+ */
+#define FROCE_XLATE_BOUNDS				5
 
 /* ---- enum FATAL ---- */
 /* DEV_STATUS.FATAL syndrome in FATAL_SYNDROME.CODE */
@@ -1277,6 +1320,84 @@
  */
 #define FROCE_BAR0_MSIX_PBA_BASE			0x3000
 #define FROCE_BAR0_MSIX_PBA_SIZE			0x1000
+
+/* ---- layout MR_CTX, 32 bytes ---- */
+/*
+ * MR table entry as the firmware writes it through the control bus (dword by
+ * dword; the entry takes effect when dw7 is written). Key = index <<
+ * KEY_TAG_W | TAG.
+ */
+#define FROCE_MR_CTX_SIZE				32
+/* MR_CTX.PDN: protection domain; a request must carry the same PDN */
+#define FROCE_MR_CTX_PDN_DW				0
+#define FROCE_MR_CTX_PDN_SHIFT				0
+#define FROCE_MR_CTX_PDN_W				24
+#define FROCE_MR_CTX_PDN_MASK				0x00FFFFFFU
+#define FROCE_MR_CTX_PDN_LSB				0
+/* MR_CTX.TAG: low 8 bits of the key; changes on re-registration */
+#define FROCE_MR_CTX_TAG_DW				0
+#define FROCE_MR_CTX_TAG_SHIFT				24
+#define FROCE_MR_CTX_TAG_W				8
+#define FROCE_MR_CTX_TAG_MASK				0xFF000000U
+#define FROCE_MR_CTX_TAG_LSB				24
+/*
+ * MR_CTX.ACCESS: granted rights; bits 3:0 are stored, the rest read 0
+ * (FROCE_ACCESS_*)
+ */
+#define FROCE_MR_CTX_ACCESS_DW				1
+#define FROCE_MR_CTX_ACCESS_SHIFT			0
+#define FROCE_MR_CTX_ACCESS_W				8
+#define FROCE_MR_CTX_ACCESS_MASK			0x000000FFU
+#define FROCE_MR_CTX_ACCESS_LSB				32
+/* MR_CTX.PAGE_SHIFT: log2 MR page size, MR_PAGE_SHIFT_MIN..MR_PAGE_SHIFT_MAX */
+#define FROCE_MR_CTX_PAGE_SHIFT_DW			1
+#define FROCE_MR_CTX_PAGE_SHIFT_SHIFT			8
+#define FROCE_MR_CTX_PAGE_SHIFT_W			5
+#define FROCE_MR_CTX_PAGE_SHIFT_MASK			0x00001F00U
+#define FROCE_MR_CTX_PAGE_SHIFT_LSB			40
+/* MR_CTX.IOVA: first virtual address of the MR (need not be page aligned) */
+#define FROCE_MR_CTX_IOVA_QW				1
+#define FROCE_MR_CTX_IOVA_SHIFT				0
+#define FROCE_MR_CTX_IOVA_W				64
+#define FROCE_MR_CTX_IOVA_MASK				0xFFFFFFFFFFFFFFFFULL
+#define FROCE_MR_CTX_IOVA_LSB				64
+/* MR_CTX.LENGTH: bytes; IOVA + LENGTH must not exceed 2^64 */
+#define FROCE_MR_CTX_LENGTH_QW				2
+#define FROCE_MR_CTX_LENGTH_SHIFT			0
+#define FROCE_MR_CTX_LENGTH_W				64
+#define FROCE_MR_CTX_LENGTH_MASK			0xFFFFFFFFFFFFFFFFULL
+#define FROCE_MR_CTX_LENGTH_LSB				128
+/*
+ * MR_CTX.MTT_BASE: MTT index of the page holding IOVA; the MR uses
+ * MTT[MTT_BASE .. MTT_BASE + npages - 1]
+ */
+#define FROCE_MR_CTX_MTT_BASE_DW			6
+#define FROCE_MR_CTX_MTT_BASE_SHIFT			0
+#define FROCE_MR_CTX_MTT_BASE_W				32
+#define FROCE_MR_CTX_MTT_BASE_MASK			0xFFFFFFFFU
+#define FROCE_MR_CTX_MTT_BASE_LSB			192
+/*
+ * MR_CTX.VALID: write last; 0 invalidates the entry (reads back 0 if
+ * PAGE_SHIFT was out of range)
+ */
+#define FROCE_MR_CTX_VALID_DW				7
+#define FROCE_MR_CTX_VALID_SHIFT			0
+#define FROCE_MR_CTX_VALID_W				1
+#define FROCE_MR_CTX_VALID_MASK				0x00000001U
+#define FROCE_MR_CTX_VALID_LSB				224
+
+/* ---- layout MTT_ENTRY, 8 bytes ---- */
+/*
+ * one MTT entry: the DMA address of one MR page, as written by the firmware
+ * from the driver's page list
+ */
+#define FROCE_MTT_ENTRY_SIZE				8
+/* MTT_ENTRY.ADDR: DMA address of the page, aligned to the MR page size */
+#define FROCE_MTT_ENTRY_ADDR_QW				0
+#define FROCE_MTT_ENTRY_ADDR_SHIFT			0
+#define FROCE_MTT_ENTRY_ADDR_W				64
+#define FROCE_MTT_ENTRY_ADDR_MASK			0xFFFFFFFFFFFFFFFFULL
+#define FROCE_MTT_ENTRY_ADDR_LSB			0
 
 /* ---- layout WQE_CTRL, 16 bytes ---- */
 /*

@@ -13,7 +13,7 @@
 // MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register
 `define FROCE_HW_VERSION                                     32'h00010000
 // CRC-32 of the spec without doc strings
-`define FROCE_HW_SPEC_HASH                                   32'h1E5E51A0
+`define FROCE_HW_SPEC_HASH                                   32'hD5166117
 `define FROCE_PCI_VENDOR_ID                                  16'h1234
 `define FROCE_PCI_DEVICE_ID                                  16'hF0CE
 `define FROCE_PCI_CLASS_CODE                                 24'h020000
@@ -72,6 +72,20 @@
 // lkey/rkey = MR index << FROCE_KEY_TAG_W | 8-bit tag that changes on
 // re-registration
 `define FROCE_KEY_TAG_W                                      8
+// smallest MR page shift the MTT translation accepts (4 KiB)
+`define FROCE_MR_PAGE_SHIFT_MIN                              12
+// largest MR page shift the MTT translation accepts (2 MiB); an MR_CTX
+// outside MIN..MAX never becomes valid
+`define FROCE_MR_PAGE_SHIFT_MAX                              21
+// bytes of the MR/MTT table block on the internal control bus (the soft
+// core's bus); 32-bit word accesses only
+`define FROCE_MRT_CTL_SPAN                                   16777216
+// offset of MR context i in the MR/MTT block: MRT_CTL_MR_OFF + i *
+// MR_CTX_SIZE; dwords in MR_CTX order, VALID (dw7) last
+`define FROCE_MRT_CTL_MR_OFF                                 0
+// offset of MTT entry j in the MR/MTT block: MRT_CTL_MTT_OFF + j *
+// MTT_ENTRY_SIZE; low dword first, the high dword commits the entry
+`define FROCE_MRT_CTL_MTT_OFF                                8388608
 // QP number of the GSI QP (QP1); QPN 0 is never used on RoCE
 `define FROCE_QPN_GSI                                        1
 // bits of a QP number on the wire; this device hands out QPNs below 2^16
@@ -161,6 +175,23 @@
 `define FROCE_ECN_ECT0                                       2'd2
 // congestion experienced
 `define FROCE_ECN_CE                                         2'd3
+
+// ---- enum XLATE ----
+// MR/MTT translation status (segment status of froce_mr_xlate), checks in
+// this order
+// segment translated (or a zero-length request, not checked)
+`define FROCE_XLATE_OK                                       3'd0
+// key index beyond the MR table, or the entry is not valid
+`define FROCE_XLATE_KEY_INVALID                              3'd1
+// key tag differs from the entry's: stale key after re-registration
+`define FROCE_XLATE_KEY_TAG                                  3'd2
+// request PDN differs from the MR's
+`define FROCE_XLATE_PD_MISMATCH                              3'd3
+// a required access right is not granted
+`define FROCE_XLATE_ACCESS                                   3'd4
+// [va, va + len) not inside [IOVA, IOVA + LENGTH), or va + len wraps past
+// 2^64
+`define FROCE_XLATE_BOUNDS                                   3'd5
 
 // ---- enum FATAL ----
 // DEV_STATUS.FATAL syndrome in FATAL_SYNDROME.CODE
@@ -1072,6 +1103,47 @@
 // their own 4 KiB page, as the PCIe spec recommends.
 `define FROCE_BAR0_MSIX_PBA_BASE                             14'h3000
 `define FROCE_BAR0_MSIX_PBA_SIZE                             4096
+
+// ---- layout MR_CTX, 32 bytes ----
+// MR table entry as the firmware writes it through the control bus (dword by
+// dword; the entry takes effect when dw7 is written). Key = index <<
+// KEY_TAG_W | TAG.
+`define FROCE_MR_CTX_SIZE                                    32
+// MR_CTX.PDN: protection domain; a request must carry the same PDN
+`define FROCE_MR_CTX_PDN_W                                   24
+`define FROCE_MR_CTX_PDN_LSB                                 0
+// MR_CTX.TAG: low 8 bits of the key; changes on re-registration
+`define FROCE_MR_CTX_TAG_W                                   8
+`define FROCE_MR_CTX_TAG_LSB                                 24
+// MR_CTX.ACCESS: granted rights; bits 3:0 are stored, the rest read 0
+// (FROCE_ACCESS_*)
+`define FROCE_MR_CTX_ACCESS_W                                8
+`define FROCE_MR_CTX_ACCESS_LSB                              32
+// MR_CTX.PAGE_SHIFT: log2 MR page size, MR_PAGE_SHIFT_MIN..MR_PAGE_SHIFT_MAX
+`define FROCE_MR_CTX_PAGE_SHIFT_W                            5
+`define FROCE_MR_CTX_PAGE_SHIFT_LSB                          40
+// MR_CTX.IOVA: first virtual address of the MR (need not be page aligned)
+`define FROCE_MR_CTX_IOVA_W                                  64
+`define FROCE_MR_CTX_IOVA_LSB                                64
+// MR_CTX.LENGTH: bytes; IOVA + LENGTH must not exceed 2^64
+`define FROCE_MR_CTX_LENGTH_W                                64
+`define FROCE_MR_CTX_LENGTH_LSB                              128
+// MR_CTX.MTT_BASE: MTT index of the page holding IOVA; the MR uses
+// MTT[MTT_BASE .. MTT_BASE + npages - 1]
+`define FROCE_MR_CTX_MTT_BASE_W                              32
+`define FROCE_MR_CTX_MTT_BASE_LSB                            192
+// MR_CTX.VALID: write last; 0 invalidates the entry (reads back 0 if
+// PAGE_SHIFT was out of range)
+`define FROCE_MR_CTX_VALID_W                                 1
+`define FROCE_MR_CTX_VALID_LSB                               224
+
+// ---- layout MTT_ENTRY, 8 bytes ----
+// one MTT entry: the DMA address of one MR page, as written by the firmware
+// from the driver's page list
+`define FROCE_MTT_ENTRY_SIZE                                 8
+// MTT_ENTRY.ADDR: DMA address of the page, aligned to the MR page size
+`define FROCE_MTT_ENTRY_ADDR_W                               64
+`define FROCE_MTT_ENTRY_ADDR_LSB                             0
 
 // ---- layout WQE_CTRL, 16 bytes ----
 // SQ WQE control segment, first in every SQ WQE. Segments that follow, in
