@@ -48,6 +48,8 @@ TOPS: list[tuple[str, dict[str, int], str]] = [
     ("froce_crc32_step", {"DATA_WIDTH": 64}, "crc32_step_64"),
     ("froce_crc32_step", {"DATA_WIDTH": 512}, "crc32_step_512"),
     ("froce_ipv4_csum", {}, "ipv4_csum"),
+    # small tables: the generic flow maps RAMs to flip-flops
+    ("froce_mr_xlate", {"NUM_MRS": 16, "NUM_MTT": 64}, "mr_xlate_16_64"),
 ]
 
 # Yosys synthesis command per flow. All three flatten, so the figures compare
