@@ -237,15 +237,24 @@ assign rd_vec[`FROCE_MR_CTX_LENGTH_LSB +: 64] = mr_q_reg[E_LEN +: 64];
 assign rd_vec[`FROCE_MR_CTX_MTT_BASE_LSB +: 32] = {{(32-MTT_AW){1'b0}}, mr_q_reg[E_BASE +: MTT_AW]};
 assign rd_vec[`FROCE_MR_CTX_VALID_LSB +: 32] = {31'd0, mr_q_reg[E_VALID]};
 
+// one write enable per staged dword (a variable part-select write would build a 224-bit shifter)
+genvar gi;
+generate
+    for (gi = 0; gi < 7; gi = gi + 1) begin : g_stage
+        always @(posedge clk) begin
+            if (ctl_mr_wr && ctl_addr[2:0] == gi) begin
+                stage_reg[gi*32 +: 32] <= ctl_wdata;
+            end
+        end
+    end
+endgenerate
+
 always @(posedge clk) begin
     if (init_reg) begin
         init_idx_reg <= init_idx_reg + 1'b1;
         if (&init_idx_reg) begin
             init_reg <= 1'b0;
         end
-    end
-    if (ctl_mr_wr && ctl_addr[2:0] != 3'd7) begin
-        stage_reg[ctl_addr[2:0]*32 +: 32] <= ctl_wdata;
     end
     if (ctl_mtt_wr && !ctl_addr[0]) begin
         mtt_lo_reg <= ctl_wdata;
