@@ -25,7 +25,7 @@
 /* MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register */
 #define FROCE_HW_VERSION				0x00010000
 /* CRC-32 of the spec without doc strings */
-#define FROCE_HW_SPEC_HASH				0xD5166117
+#define FROCE_HW_SPEC_HASH				0xC0CD1F7A
 #define FROCE_PCI_VENDOR_ID				0x1234
 #define FROCE_PCI_DEVICE_ID				0xF0CE
 #define FROCE_PCI_CLASS_CODE				0x020000
@@ -106,9 +106,14 @@
 #define FROCE_MRT_CTL_SPAN				0x1000000
 /*
  * offset of MR context i in the MR/MTT block: MRT_CTL_MR_OFF + i *
- * MR_CTX_SIZE; dwords in MR_CTX order, VALID (dw7) last
+ * MR_CTX_SIZE (i < 2^17); dwords in MR_CTX order, VALID (dw7) last
  */
 #define FROCE_MRT_CTL_MR_OFF				0x0
+/*
+ * offset of the MRT_REGS words (status and table sizes) in the MR/MTT block;
+ * MR contexts end below it
+ */
+#define FROCE_MRT_CTL_REGS_OFF				0x400000
 /*
  * offset of MTT entry j in the MR/MTT block: MRT_CTL_MTT_OFF + j *
  * MTT_ENTRY_SIZE; low dword first, the high dword commits the entry
@@ -1385,6 +1390,43 @@
 #define FROCE_MR_CTX_VALID_W				1
 #define FROCE_MR_CTX_VALID_MASK				0x00000001U
 #define FROCE_MR_CTX_VALID_LSB				224
+
+/* ---- layout MRT_REGS, 16 bytes ---- */
+/*
+ * read-only words at MRT_CTL_REGS_OFF of the MR/MTT block: translation status
+ * and table sizes
+ */
+#define FROCE_MRT_REGS_SIZE				16
+/*
+ * MRT_REGS.BUSY: a translation request is in flight (wait for 0 before
+ * reusing the MTT pages of an invalidated MR)
+ */
+#define FROCE_MRT_REGS_BUSY_DW				0
+#define FROCE_MRT_REGS_BUSY_SHIFT			0
+#define FROCE_MRT_REGS_BUSY_W				1
+#define FROCE_MRT_REGS_BUSY_MASK			0x00000001U
+#define FROCE_MRT_REGS_BUSY_LSB				0
+/*
+ * MRT_REGS.INIT: the MR table is being cleared after reset; control writes
+ * wait
+ */
+#define FROCE_MRT_REGS_INIT_DW				0
+#define FROCE_MRT_REGS_INIT_SHIFT			1
+#define FROCE_MRT_REGS_INIT_W				1
+#define FROCE_MRT_REGS_INIT_MASK			0x00000002U
+#define FROCE_MRT_REGS_INIT_LSB				1
+/* MRT_REGS.NUM_MRS: MR table entries */
+#define FROCE_MRT_REGS_NUM_MRS_DW			1
+#define FROCE_MRT_REGS_NUM_MRS_SHIFT			0
+#define FROCE_MRT_REGS_NUM_MRS_W			32
+#define FROCE_MRT_REGS_NUM_MRS_MASK			0xFFFFFFFFU
+#define FROCE_MRT_REGS_NUM_MRS_LSB			32
+/* MRT_REGS.NUM_MTT: MTT entries */
+#define FROCE_MRT_REGS_NUM_MTT_DW			2
+#define FROCE_MRT_REGS_NUM_MTT_SHIFT			0
+#define FROCE_MRT_REGS_NUM_MTT_W			32
+#define FROCE_MRT_REGS_NUM_MTT_MASK			0xFFFFFFFFU
+#define FROCE_MRT_REGS_NUM_MTT_LSB			64
 
 /* ---- layout MTT_ENTRY, 8 bytes ---- */
 /*

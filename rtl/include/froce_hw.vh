@@ -13,7 +13,7 @@
 // MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register
 `define FROCE_HW_VERSION                                     32'h00010000
 // CRC-32 of the spec without doc strings
-`define FROCE_HW_SPEC_HASH                                   32'hD5166117
+`define FROCE_HW_SPEC_HASH                                   32'hC0CD1F7A
 `define FROCE_PCI_VENDOR_ID                                  16'h1234
 `define FROCE_PCI_DEVICE_ID                                  16'hF0CE
 `define FROCE_PCI_CLASS_CODE                                 24'h020000
@@ -81,8 +81,11 @@
 // core's bus); 32-bit word accesses only
 `define FROCE_MRT_CTL_SPAN                                   16777216
 // offset of MR context i in the MR/MTT block: MRT_CTL_MR_OFF + i *
-// MR_CTX_SIZE; dwords in MR_CTX order, VALID (dw7) last
+// MR_CTX_SIZE (i < 2^17); dwords in MR_CTX order, VALID (dw7) last
 `define FROCE_MRT_CTL_MR_OFF                                 0
+// offset of the MRT_REGS words (status and table sizes) in the MR/MTT block;
+// MR contexts end below it
+`define FROCE_MRT_CTL_REGS_OFF                               4194304
 // offset of MTT entry j in the MR/MTT block: MRT_CTL_MTT_OFF + j *
 // MTT_ENTRY_SIZE; low dword first, the high dword commits the entry
 `define FROCE_MRT_CTL_MTT_OFF                                8388608
@@ -1136,6 +1139,25 @@
 // PAGE_SHIFT was out of range)
 `define FROCE_MR_CTX_VALID_W                                 1
 `define FROCE_MR_CTX_VALID_LSB                               224
+
+// ---- layout MRT_REGS, 16 bytes ----
+// read-only words at MRT_CTL_REGS_OFF of the MR/MTT block: translation status
+// and table sizes
+`define FROCE_MRT_REGS_SIZE                                  16
+// MRT_REGS.BUSY: a translation request is in flight (wait for 0 before
+// reusing the MTT pages of an invalidated MR)
+`define FROCE_MRT_REGS_BUSY_W                                1
+`define FROCE_MRT_REGS_BUSY_LSB                              0
+// MRT_REGS.INIT: the MR table is being cleared after reset; control writes
+// wait
+`define FROCE_MRT_REGS_INIT_W                                1
+`define FROCE_MRT_REGS_INIT_LSB                              1
+// MRT_REGS.NUM_MRS: MR table entries
+`define FROCE_MRT_REGS_NUM_MRS_W                             32
+`define FROCE_MRT_REGS_NUM_MRS_LSB                           32
+// MRT_REGS.NUM_MTT: MTT entries
+`define FROCE_MRT_REGS_NUM_MTT_W                             32
+`define FROCE_MRT_REGS_NUM_MTT_LSB                           64
 
 // ---- layout MTT_ENTRY, 8 bytes ----
 // one MTT entry: the DMA address of one MR page, as written by the firmware

@@ -15,14 +15,16 @@
  *   MTT       NUM_MTT entries of 64-bit page DMA addresses
  *
  * Control port (word interface; ctl_addr = byte offset in the block >> 2):
- *   byte offset FROCE_MRT_CTL_MR_OFF  + i * 32 + 4 * w   MR i, dword w of MR_CTX
- *   byte offset FROCE_MRT_CTL_MTT_OFF + j * 8  + 4 * w   MTT j, dword w (0 low)
+ *   byte offset FROCE_MRT_CTL_MR_OFF   + i * 32 + 4 * w  MR i, dword w of MR_CTX
+ *   byte offset FROCE_MRT_CTL_REGS_OFF + 4 * w           MRT_REGS dword w (read-only)
+ *   byte offset FROCE_MRT_CTL_MTT_OFF  + j * 8  + 4 * w  MTT j, dword w (0 low)
  *   MR dwords 0..6 are staged; writing dw7 (VALID) writes the whole entry at
  *   once, so a translation never sees a half-written entry. MTT dword 0 is
  *   staged, dword 1 writes the entry. Reads return the stored entry
  *   (ctl_rvalid two cycles after the read is accepted); indexes beyond the
  *   tables are ignored on write and read as 0. ctl_ready is low only while
- *   reset clears the MR table (NUM_MRS cycles after rst).
+ *   reset clears the MR table (NUM_MRS cycles after rst), and then only for
+ *   accesses outside MRT_REGS.
  *
  * Request checks, first failure wins (status FROCE_XLATE_*):
  *   len == 0 -> OK, one segment of length 0, nothing checked (IBA C9-88)
@@ -42,7 +44,7 @@
  * shared with the control port, which has priority.
  */
 module froce_mr_xlate #(
-    parameter NUM_MRS = 1024,       // MR table entries, a power of two, 2..2^18
+    parameter NUM_MRS = 1024,       // MR table entries, a power of two, 2..2^17
     parameter NUM_MTT = 65536,      // MTT entries, a power of two, 2..2^20
     parameter TAG_W = 8             // width of the request tag echoed in every segment
 ) (
@@ -90,6 +92,7 @@ localparam PS_SPAN = PS_MAX - PS_MIN;           // page shift range above the mi
 localparam OFF_W = PS_MAX;                      // bits of an offset in a page
 localparam ROOM_W = PS_MAX + 1;                 // bits of a page size
 localparam CTL_MTT_WORD = `FROCE_MRT_CTL_MTT_OFF / 4;
+localparam CTL_REGS_WORD = `FROCE_MRT_CTL_REGS_OFF / 4;
 localparam DIFF_W = MTT_AW + PS_SPAN;           // bits of va - page base kept for the page index
 localparam JOB_DEPTH = 4;                       // checked requests waiting for the generator
 localparam OUT_DEPTH = 4;                       // segments waiting for m_seg_ready
@@ -106,16 +109,16 @@ localparam E_BASE = E_LEN + 64;
 localparam E_W = E_BASE + MTT_AW;
 
 initial begin
-    if (NUM_MRS < 2 || NUM_MRS > (1 << 18) || (1 << MR_AW) != NUM_MRS) begin
-        $display("froce_mr_xlate: NUM_MRS must be a power of two, 2..2^18");
+    if (NUM_MRS < 2 || NUM_MRS > (1 << 17) || (1 << MR_AW) != NUM_MRS) begin
+        $display("froce_mr_xlate: NUM_MRS must be a power of two, 2..2^17");
         $finish;
     end
     if (NUM_MTT < 2 || NUM_MTT > (1 << 20) || (1 << MTT_AW) != NUM_MTT) begin
         $display("froce_mr_xlate: NUM_MTT must be a power of two, 2..2^20");
         $finish;
     end
-    if (CTL_MTT_WORD != (1 << 21)) begin
-        $display("froce_mr_xlate: FROCE_MRT_CTL_MTT_OFF must be 0x800000 (ctl_addr[21] selects the MTT)");
+    if (CTL_MTT_WORD != (1 << 21) || CTL_REGS_WORD != (1 << 20) || `FROCE_MRT_CTL_MR_OFF != 0) begin
+        $display("froce_mr_xlate: the MRT_CTL offsets in froce_hw.vh do not match the address decoder");
         $finish;
     end
 end
@@ -173,21 +176,24 @@ reg [31:0] mtt_lo_reg = 0;              // MTT dword 0 waiting for dword 1
 reg cr_mr_reg = 1'b0;                   // a control read of the MR table is in mr_q
 reg cr_mtt_reg = 1'b0;                  // a control read of the MTT is in mtt_q
 reg cr_zero_reg = 1'b0;                 // a control read of an unmapped word
+reg cr_regs_reg = 1'b0;                 // a control read of MRT_REGS
 reg [2:0] cr_word_reg = 0;
 reg [31:0] ctl_rdata_reg = 0;
 reg ctl_rvalid_reg = 1'b0;
 
-wire ctl_fire = ctl_valid && !init_reg;
+wire ctl_regs_in = ctl_addr[21:20] == 2'b01 && ctl_addr[19:2] == 0;
+assign ctl_ready = !init_reg || ctl_regs_in;
+wire ctl_fire = ctl_valid && ctl_ready;
 wire ctl_mtt = ctl_addr[21];
 wire [MR_AW-1:0] ctl_mr_idx = ctl_addr[MR_AW+2:3];
 wire [MTT_AW-1:0] ctl_mtt_idx = ctl_addr[MTT_AW:1];
 wire ctl_mr_in;
 wire ctl_mtt_in;
 generate
-    if (MR_AW < 18) begin : g_mr_range
-        assign ctl_mr_in = !ctl_mtt && ctl_addr[20:MR_AW+3] == 0;
+    if (MR_AW < 17) begin : g_mr_range
+        assign ctl_mr_in = ctl_addr[21:20] == 2'b00 && ctl_addr[19:MR_AW+3] == 0;
     end else begin : g_mr_full
-        assign ctl_mr_in = !ctl_mtt;
+        assign ctl_mr_in = ctl_addr[21:20] == 2'b00;
     end
     if (MTT_AW < 20) begin : g_mtt_range
         assign ctl_mtt_in = ctl_mtt && ctl_addr[20:MTT_AW+1] == 0;
@@ -249,6 +255,16 @@ generate
     end
 endgenerate
 
+// MRT_REGS, read-only
+wire busy_int;
+wire [127:0] regs_vec;
+assign regs_vec[`FROCE_MRT_REGS_BUSY_LSB] = busy_int;
+assign regs_vec[`FROCE_MRT_REGS_INIT_LSB] = init_reg;
+assign regs_vec[31:2] = 30'd0;
+assign regs_vec[`FROCE_MRT_REGS_NUM_MRS_LSB +: 32] = NUM_MRS;
+assign regs_vec[`FROCE_MRT_REGS_NUM_MTT_LSB +: 32] = NUM_MTT;
+assign regs_vec[127:96] = 32'd0;
+
 always @(posedge clk) begin
     if (init_reg) begin
         init_idx_reg <= init_idx_reg + 1'b1;
@@ -262,13 +278,16 @@ always @(posedge clk) begin
 
     cr_mr_reg <= ctl_mr_rd;
     cr_mtt_reg <= ctl_mtt_rd;
-    cr_zero_reg <= ctl_fire && !ctl_write && !ctl_mr_in && !ctl_mtt_in;
+    cr_zero_reg <= ctl_fire && !ctl_write && !ctl_mr_in && !ctl_mtt_in && !ctl_regs_in;
+    cr_regs_reg <= ctl_fire && !ctl_write && ctl_regs_in;
     if (ctl_fire && !ctl_write) begin
         cr_word_reg <= ctl_addr[2:0];
     end
 
-    ctl_rvalid_reg <= cr_mr_reg || cr_mtt_reg || cr_zero_reg;
-    if (cr_mr_reg) begin
+    ctl_rvalid_reg <= cr_mr_reg || cr_mtt_reg || cr_zero_reg || cr_regs_reg;
+    if (cr_regs_reg) begin
+        ctl_rdata_reg <= regs_vec[cr_word_reg[1:0]*32 +: 32];
+    end else if (cr_mr_reg) begin
         ctl_rdata_reg <= rd_vec[cr_word_reg*32 +: 32];
     end else if (cr_mtt_reg) begin
         ctl_rdata_reg <= cr_word_reg[0] ? mtt_q_reg[63:32] : mtt_q_reg[31:0];
@@ -282,11 +301,11 @@ always @(posedge clk) begin
         cr_mr_reg <= 1'b0;
         cr_mtt_reg <= 1'b0;
         cr_zero_reg <= 1'b0;
+        cr_regs_reg <= 1'b0;
         ctl_rvalid_reg <= 1'b0;
     end
 end
 
-assign ctl_ready = !init_reg;
 assign ctl_rdata = ctl_rdata_reg;
 assign ctl_rvalid = ctl_rvalid_reg;
 
@@ -518,7 +537,8 @@ froce_fifo #(
 assign m_seg_valid = !out_empty;
 assign {m_seg_addr, m_seg_len, m_seg_first, m_seg_last, m_seg_status, m_seg_tag} = out_data;
 
-assign busy = c_valid_reg || !job_empty || g_active_reg || m_valid_reg || !out_empty;
+assign busy_int = c_valid_reg || !job_empty || g_active_reg || m_valid_reg || !out_empty;
+assign busy = busy_int;
 
 endmodule
 

@@ -42,7 +42,7 @@ section() {
 }
 
 section "1. lint"
-for p in "" "-GNUM_MRS=16 -GNUM_MTT=64" "-GNUM_MRS=262144 -GNUM_MTT=1048576"; do
+for p in "" "-GNUM_MRS=16 -GNUM_MTT=64" "-GNUM_MRS=131072 -GNUM_MTT=1048576"; do
     # shellcheck disable=SC2086
     verilator --lint-only -Wall "${INC[@]}" --top-module froce_mr_xlate $p "${SRC[@]}"
     echo "verilator froce_mr_xlate ${p:-(defaults)}: clean"

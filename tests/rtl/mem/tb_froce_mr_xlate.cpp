@@ -313,14 +313,24 @@ void Bench::reset()
 	top->rst = 0;
 	for (auto &m : model.mr)
 		m = Mr();
-	// the MR table clears itself after reset; ctl_ready is low meanwhile
+	// the MR table clears itself after reset: MRT_REGS.INIT reads 1 and
+	// other control accesses wait meanwhile
+	const uint32_t regs = FROCE_MRT_CTL_REGS_OFF / 4;
+	ctl_read(regs + FROCE_MRT_REGS_INIT_DW, FROCE_MRT_REGS_INIT_MASK);
+	ctl_read((FROCE_MRT_CTL_MR_OFF + 3 * FROCE_MR_CTX_SIZE) / 4 + FROCE_MR_CTX_VALID_DW, 0);
 	uint64_t t0 = cycle;
-	while (!top->ctl_ready && cycle - t0 < 4 * NUM_MRS + 16)
+	while (!failed && (!ctl_q.empty() || !ctl_reads.empty()) && cycle - t0 < 4 * NUM_MRS + 16)
 		step();
-	if (!top->ctl_ready) {
-		printf("FAIL: ctl_ready still low %" PRIu64 " cycles after reset\n", cycle - t0);
+	if (!failed && cycle - t0 < NUM_MRS) {
+		printf("FAIL: MR read accepted %" PRIu64 " cycles after reset, before the table was cleared\n",
+		       cycle - t0);
 		failed = true;
 	}
+	ctl_read(regs + FROCE_MRT_REGS_BUSY_DW, 0);
+	ctl_read(regs + FROCE_MRT_REGS_NUM_MRS_DW, NUM_MRS);
+	ctl_read(regs + FROCE_MRT_REGS_NUM_MTT_DW, NUM_MTT);
+	ctl_read(regs + 3, 0);
+	drain(100);
 }
 
 void Bench::ctl_write_mr(uint32_t idx, const Mr &m, bool valid_bit, unsigned raw_shift)
@@ -452,7 +462,7 @@ void Bench::register_round(int round)
 			 (uint32_t)(model.mtt[j] >> (32 * hi)));
 	}
 	// unmapped words (MR index or MTT index beyond the tables) read 0
-	if (NUM_MRS < (1u << 18))
+	if (NUM_MRS < (1u << 17))
 		ctl_read((FROCE_MRT_CTL_MR_OFF + NUM_MRS * FROCE_MR_CTX_SIZE) / 4 + (uint32_t)rnd(8), 0);
 	if (NUM_MTT < (1u << 20))
 		ctl_read((FROCE_MRT_CTL_MTT_OFF + NUM_MTT * FROCE_MTT_ENTRY_SIZE) / 4, 0);
@@ -665,6 +675,9 @@ int Bench::run()
 					 (uint32_t)model.mr[idx].iova);
 		}
 		if (!drain(50000000))
+			break;
+		ctl_read(FROCE_MRT_CTL_REGS_OFF / 4 + FROCE_MRT_REGS_BUSY_DW, 0);
+		if (!drain(100))
 			break;
 		printf("round %d: ready %.2f offer %.2f, %" PRIu64 " requests, %" PRIu64 " segments, cycle %" PRIu64 "\n",
 		       round, ready_p, req_p, n_req, n_seg, cycle);
