@@ -7,8 +7,8 @@
 #
 # Environment:
 #   MEM_SEED    seed of the random bench (default 1)
-#   MEM_ROUNDS  registration rounds (default 12)
-#   MEM_REQS    translation requests per round (default 1500)
+#   MEM_ROUNDS  registration rounds (default 16)
+#   MEM_REQS    translation requests per round (default 4000)
 #
 # Steps:
 #   1. verilator --lint-only -Wall and iverilog -g2005 -Wall, default and small tables
@@ -24,8 +24,8 @@ cd "$ROOT"
 BUILD="build/tests/mem"
 TB="tests/rtl/mem"
 SEED="${MEM_SEED:-1}"
-ROUNDS="${MEM_ROUNDS:-12}"
-REQS="${MEM_REQS:-1500}"
+ROUNDS="${MEM_ROUNDS:-16}"
+REQS="${MEM_REQS:-4000}"
 SRC=(rtl/mem/froce_mr_xlate.v rtl/common/froce_fifo.v)
 INC=(-Irtl/include)
 
