@@ -50,6 +50,11 @@ TOPS: list[tuple[str, dict[str, int], str]] = [
     ("froce_ipv4_csum", {}, "ipv4_csum"),
     # small tables: the generic flow maps RAMs to flip-flops
     ("froce_mr_xlate", {"NUM_MRS": 16, "NUM_MTT": 64}, "mr_xlate_16_64"),
+    # DMA engines; the read data buffer is a RAM (8 KiB by default)
+    ("froce_dma_rd", {"DATA_WIDTH": 64}, "dma_rd_64"),
+    ("froce_dma_rd", {"DATA_WIDTH": 512}, "dma_rd_512"),
+    ("froce_dma_wr", {"DATA_WIDTH": 64}, "dma_wr_64"),
+    ("froce_dma_wr", {"DATA_WIDTH": 512}, "dma_wr_512"),
 ]
 
 # Yosys synthesis command per flow. All three flatten, so the figures compare

@@ -27,8 +27,11 @@
  * usual (its data is whatever the slave sent) and the request's status
  * carries the error (DECERR wins over SLVERR).
  *
- * Throughput: one output beat per cycle inside a request; the realigner spends
- * one cycle per request loading its first bus beat.
+ * Throughput: the output keeps pace with the bus. A request whose bytes span
+ * one bus beat more than its output beats (off + len mod W wraps) takes that
+ * extra bus beat at its start, one cycle with no output; otherwise the first
+ * bus beat of a request is taken during the previous request's last output
+ * beat, so back-to-back requests stream without a gap.
  */
 module froce_dma_rd #(
     parameter DATA_WIDTH = 64,                  // AXI and stream data width in bits: 64, 128, 256 or 512
@@ -357,10 +360,20 @@ always @* begin
                 st_push_c = 1'b1;
                 st_code_c = rl_err[1] ? DMA_ERR_DECERR : rl_err[0] ? DMA_ERR_SLVERR : DMA_ERR_OK;
                 req_pop_c = 1'b1;
-                held_valid_next = 1'b0;
-                in_cnt_next = {BW{1'b0}};
                 out_cnt_next = {BW{1'b0}};
-                err_next = 2'b00;
+                if (!in_more && !dbuf_empty) begin
+                    // this beat took nothing from the buffer: its head is the
+                    // first bus beat of the next request (of the next one with
+                    // len != 0), so load it now and lose no cycle
+                    dbuf_pop_c = 1'b1;
+                    held_valid_next = 1'b1;
+                    in_cnt_next = {{(BW-1){1'b0}}, 1'b1};
+                    err_next = bd_err;
+                end else begin
+                    held_valid_next = 1'b0;
+                    in_cnt_next = {BW{1'b0}};
+                    err_next = 2'b00;
+                end
             end
         end
     end
