@@ -10,6 +10,7 @@
 #   DMA_WRITES   random write descriptors per width (default 3000)
 #
 # Steps:
+#   0. unit test of the host-memory model sim/models/axi_mem.h (test_axi_mem.cpp)
 #   1. verilator --lint-only -Wall of the bench top at DATA_WIDTH 64 and 512
 #   2. Verilator C++ bench (tb_dma.cpp + sim/models/axi_mem.h), built and run
 #      in parallel, in three configurations: DATA_WIDTH 64 and 512 with the
@@ -42,6 +43,12 @@ section() {
     echo
     echo "== $*"
 }
+
+section "0. AxiMem model unit test"
+g++ -std=c++17 -O1 -Wall -Wextra -Werror -Isim/models "$TB/test_axi_mem.cpp" -o "$BUILD/test_axi_mem"
+"$BUILD/test_axi_mem" >"$BUILD/test_axi_mem.log" 2>&1 || { cat "$BUILD/test_axi_mem.log"; die "AxiMem unit test failed"; }
+cat "$BUILD/test_axi_mem.log"
+grep -q '^PASS:' "$BUILD/test_axi_mem.log" || die "AxiMem unit test did not pass"
 
 section "1. lint of the bench top"
 for w in 64 512; do
