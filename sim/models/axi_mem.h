@@ -162,6 +162,15 @@ public:
         (*page(a >> 12))[a & 0xfff] = v;
     }
 
+    // Sparse memory: the 4 KiB page numbers (address >> 12) ever written, sorted.
+    // Reads never create pages, so this is where writes landed.
+    std::vector<uint64_t> written_pages() const {
+        std::vector<uint64_t> v;
+        for (const auto &kv : pages_) v.push_back(kv.first);
+        std::sort(v.begin(), v.end());
+        return v;
+    }
+
     void read(uint64_t a, uint8_t *buf, size_t n) const {
         for (size_t i = 0; i < n; i++) buf[i] = peek(a + i);
     }

@@ -426,6 +426,14 @@ public:
             }
         }
         if (bad) fail("%llu write-region bytes differ", (unsigned long long)bad);
+        // and nothing was written anywhere else (pages outside the region)
+        for (uint64_t pn : mem_.written_pages()) {
+            if (pn < (REGION_B >> 12) || pn > ((REGION_B + SHADOW_SIZE - 1) >> 12)) {
+                if (inject_) continue;   // the negative control pokes the read region
+                fail("memory page %#llx outside the write region was written", (unsigned long long)(pn << 12));
+                bad++;
+            }
+        }
         return bad == 0;
     }
 
