@@ -134,7 +134,6 @@ wire req_full, req_empty;
 wire [RQW-1:0] req_head;
 wire req_pop;
 
-assign s_rd_desc_ready = !sp_active_reg && !req_full;
 wire desc_fire = s_rd_desc_valid && s_rd_desc_ready;
 wire desc_bad = s_rd_desc_len == 16'd0;
 
@@ -197,6 +196,9 @@ wire unused_sp = sp_len9[8] ^ sp_end[CB];
 wire ar_load = sp_active_reg && (!arvalid_reg || m_axi_arready) && outst_reg != MAX_OUT_C &&
                resv_reg + sp_beats_c <= BUF_C;
 
+// taken while idle, or in the cycle the previous descriptor's last burst loads
+assign s_rd_desc_ready = (!sp_active_reg || (ar_load && sp_fits)) && !req_full;
+
 always @* begin
     sp_active_next = sp_active_reg;
     sp_addr_next = sp_addr_reg;
@@ -207,12 +209,6 @@ always @* begin
     outst_next = outst_reg;
     resv_next = resv_reg;
 
-    if (desc_fire && !desc_bad) begin
-        sp_active_next = 1'b1;
-        sp_addr_next = s_rd_desc_addr;
-        sp_rem_next = s_rd_desc_len;
-    end
-
     if (ar_load) begin
         arvalid_next = 1'b1;
         araddr_next = {sp_addr_reg[63:KW], {KW{1'b0}}};
@@ -221,6 +217,13 @@ always @* begin
         sp_rem_next = sp_rem_reg - {{(15-CB){1'b0}}, sp_bytes};
         if (sp_fits)
             sp_active_next = 1'b0;
+    end
+
+    // after the load: a descriptor taken in the same cycle starts afresh
+    if (desc_fire && !desc_bad) begin
+        sp_active_next = 1'b1;
+        sp_addr_next = s_rd_desc_addr;
+        sp_rem_next = s_rd_desc_len;
     end
 
     outst_next = outst_reg + {{(OW-1){1'b0}}, ar_load} - {{(OW-1){1'b0}}, r_fire && m_axi_rlast};

@@ -129,7 +129,6 @@ wire [RQW-1:0] req_head;
 wire [SIW-1:0] si_head;
 reg req_pop_c, si_pop_c;
 
-assign s_wr_desc_ready = !sp_active_reg && !req_full && !si_full;
 wire desc_fire = s_wr_desc_valid && s_wr_desc_ready;
 wire desc_bad = s_wr_desc_len == 16'd0;
 
@@ -203,6 +202,9 @@ wire unused_sp = sp_len9[8] ^ sp_end[CB];
 
 wire aw_load = sp_active_reg && (!awvalid_reg || m_axi_awready) && outst_reg != MAX_OUT_C;
 
+// taken while idle, or in the cycle the previous descriptor's last burst loads
+assign s_wr_desc_ready = (!sp_active_reg || (aw_load && sp_fits)) && !req_full && !si_full;
+
 always @* begin
     sp_active_next = sp_active_reg;
     sp_addr_next = sp_addr_reg;
@@ -210,12 +212,6 @@ always @* begin
     awvalid_next = awvalid_reg && !m_axi_awready;
     awaddr_next = awaddr_reg;
     awlen_next = awlen_reg;
-
-    if (desc_fire && !desc_bad) begin
-        sp_active_next = 1'b1;
-        sp_addr_next = s_wr_desc_addr;
-        sp_rem_next = s_wr_desc_len;
-    end
 
     if (aw_load) begin
         awvalid_next = 1'b1;
@@ -225,6 +221,13 @@ always @* begin
         sp_rem_next = sp_rem_reg - {{(15-CB){1'b0}}, sp_bytes};
         if (sp_fits)
             sp_active_next = 1'b0;
+    end
+
+    // after the load: a descriptor taken in the same cycle starts afresh
+    if (desc_fire && !desc_bad) begin
+        sp_active_next = 1'b1;
+        sp_addr_next = s_wr_desc_addr;
+        sp_rem_next = s_wr_desc_len;
     end
 
     outst_next = outst_reg + {{(OW-1){1'b0}}, aw_load} - {{(OW-1){1'b0}}, b_fire};

@@ -522,7 +522,7 @@ int main(int argc, char **argv) {
         const char *name;
         uint32_t len;
         uint64_t first, stride;
-    } perfs[] = {{"4096 B aligned", 4096, 0, 4096}, {"1500 B unaligned", 1500, 3, 1501}};
+    } perfs[] = {{"4096 B aligned", 4096, 0, 4096}, {"1500 B unaligned", 1500, 3, 1501}, {"64 B aligned", 64, 0, 64}};
     for (const Perf &p : perfs) {
         for (int dir = 0; dir < 2 && ok; dir++) {
             const unsigned n = 64;
