@@ -58,8 +58,9 @@ for w in 64 512; do
 done
 
 section "2. Verilator bench (seed $SEED, $READS reads + $WRITES writes per width)"
-# name:DATA_WIDTH:extra verilator parameters
-CONFIGS=("w64:64:" "w512:512:" "small:64:-GMAX_BURST_BEATS=4 -GMAX_OUTSTANDING=2 -GBUF_DEPTH=8")
+# name:DATA_WIDTH:extra verilator parameters:bench options (the same limits)
+CONFIGS=("w64:64::" "w512:512::"
+         "small:64:-GMAX_BURST_BEATS=4 -GMAX_OUTSTANDING=2 -GBUF_DEPTH=8:--max-burst 4 --max-outstanding 2")
 build() {
     local name="$1" w="$2" extra="$3"
     local mdir="$BUILD/vl_$name"
@@ -72,30 +73,31 @@ build() {
 }
 pids=()
 for c in "${CONFIGS[@]}"; do
-    IFS=: read -r name w extra <<<"$c"
+    IFS=: read -r name w extra opts <<<"$c"
     build "$name" "$w" "$extra" &
     pids+=($!)
 done
 i=0
 for c in "${CONFIGS[@]}"; do
-    IFS=: read -r name w extra <<<"$c"
+    IFS=: read -r name w extra opts <<<"$c"
     wait "${pids[$i]}" || { cat "$BUILD/vl_$name.build.log"; die "verilator build $name failed"; }
     i=$((i + 1))
 done
 
 pids=()
 for c in "${CONFIGS[@]}"; do
-    IFS=: read -r name w extra <<<"$c"
+    IFS=: read -r name w extra opts <<<"$c"
     n_rd="$READS"; n_wr="$WRITES"
     # the small configuration is slow per byte; a third of the requests
     [ "$name" = small ] && { n_rd=$((READS / 3)); n_wr=$((WRITES / 3)); }
-    "$BUILD/vl_$name/tb_dma" --seed "$SEED" --reads "$n_rd" --writes "$n_wr" >"$BUILD/vl_$name.log" 2>&1 &
+    # shellcheck disable=SC2086  # $opts is a list of options
+    "$BUILD/vl_$name/tb_dma" --seed "$SEED" --reads "$n_rd" --writes "$n_wr" $opts >"$BUILD/vl_$name.log" 2>&1 &
     pids+=($!)
 done
 status=0
 i=0
 for c in "${CONFIGS[@]}"; do
-    IFS=: read -r name w extra <<<"$c"
+    IFS=: read -r name w extra opts <<<"$c"
     rc=0
     wait "${pids[$i]}" || rc=$?
     i=$((i + 1))

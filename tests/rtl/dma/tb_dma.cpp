@@ -15,7 +15,10 @@
 // Any mismatch, protocol violation or hang prints FAIL and exits 1; success
 // prints exactly one PASS line.
 //
-// Usage: tb_dma [--seed N] [--reads N] [--writes N] [--inject-error]
+// Usage: tb_dma [--seed N] [--reads N] [--writes N] [--max-burst N] [--max-outstanding N] [--inject-error]
+//   --max-burst, --max-outstanding  the DUT's MAX_BURST_BEATS and MAX_OUTSTANDING
+//                   (defaults 256 and 8): every AR/AW and the bursts in flight
+//                   per direction are checked against them
 //   --inject-error  corrupts one byte of the model under a read (negative
 //                   control: the bench must FAIL)
 
@@ -327,6 +330,17 @@ public:
             check_status("write", wr_stat_, top_->m_wr_status_tag, top_->m_wr_status_error);
             wr_last_status_ = cyc_;
         }
+        // burst length and bursts-in-flight limits of the configuration
+        if (pins_.arvalid && pins_.arready) {
+            if (unsigned(pins_.arlen) + 1 > max_burst_) fail("AR burst of %u beats", unsigned(pins_.arlen) + 1);
+            if (++rd_inflight_ > max_outstanding_) fail("%u read bursts in flight", rd_inflight_);
+        }
+        if (pins_.rvalid && pins_.rready && pins_.rlast) rd_inflight_--;
+        if (pins_.awvalid && pins_.awready) {
+            if (unsigned(pins_.awlen) + 1 > max_burst_) fail("AW burst of %u beats", unsigned(pins_.awlen) + 1);
+            if (++wr_inflight_ > max_outstanding_) fail("%u write bursts in flight", wr_inflight_);
+        }
+        if (pins_.bvalid && pins_.bready) wr_inflight_--;
         if (pins_.wvalid && pins_.wready) {
             w_beats_++;
             w_last_beat_ = cyc_;
@@ -465,6 +479,7 @@ public:
     AxiMemPins pins_, prev_;
     bool prev_rd_valid_ = false;
     unsigned rd_ready_pct_ = 100, st_ready_pct_ = 100, desc_pct_ = 100, wdata_pct_ = 100;
+    unsigned max_burst_ = 256, max_outstanding_ = 8, rd_inflight_ = 0, wr_inflight_ = 0;
     bool rd_desc_shown_ = false, wr_desc_shown_ = false, wdata_shown_ = false;
     std::deque<Req> rd_todo_, rd_data_, rd_stat_, wr_todo_, wr_stream_, wr_stat_;
     unsigned rd_tag_ = 0, wr_tag_ = 0;
@@ -480,19 +495,28 @@ int main(int argc, char **argv) {
     uint64_t seed = 1;
     unsigned reads = 2000, writes = 2000;
     bool inject = false;
+    unsigned max_burst = 256, max_outstanding = 8;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 0);
         else if (a == "--reads" && i + 1 < argc) reads = unsigned(std::strtoul(argv[++i], nullptr, 0));
         else if (a == "--writes" && i + 1 < argc) writes = unsigned(std::strtoul(argv[++i], nullptr, 0));
         else if (a == "--inject-error") inject = true;
+        else if (a == "--max-burst" && i + 1 < argc) max_burst = unsigned(std::strtoul(argv[++i], nullptr, 0));
+        else if (a == "--max-outstanding" && i + 1 < argc)
+            max_outstanding = unsigned(std::strtoul(argv[++i], nullptr, 0));
         else {
-            std::fprintf(stderr, "usage: %s [--seed N] [--reads N] [--writes N] [--inject-error]\n", argv[0]);
+            std::fprintf(stderr,
+                         "usage: %s [--seed N] [--reads N] [--writes N] [--max-burst N] [--max-outstanding N] "
+                         "[--inject-error]\n",
+                         argv[0]);
             return 2;
         }
     }
 
     Bench b(seed, inject);
+    b.max_burst_ = max_burst;
+    b.max_outstanding_ = max_outstanding;
     b.reset();
 
     // Phase 1: random traffic
