@@ -122,6 +122,16 @@ initial begin
     end
 end
 
+// The same checks, made fatal at elaboration in every tool (Yosys ignores
+// initial blocks): a deliberately nonexistent module named after the problem.
+generate
+    if (W < 8 || W > 64 || (1 << KW) != W ||
+        MAX_BURST_BEATS < 2 || MAX_BURST_BEATS > 256 || (1 << $clog2(MAX_BURST_BEATS)) != MAX_BURST_BEATS ||
+        BUF_DEPTH < CHUNK / W || BUF_DEPTH > 65536) begin : g_bad_parameter
+        froce_dma_rd_bad_parameter u_bad_parameter ();
+    end
+endgenerate
+
 /* ------------------------------------------------------------------------
  * Descriptor intake and request FIFO
  * ------------------------------------------------------------------------ */

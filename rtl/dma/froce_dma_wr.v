@@ -116,6 +116,15 @@ initial begin
     end
 end
 
+// The same checks, made fatal at elaboration in every tool (Yosys ignores
+// initial blocks): a deliberately nonexistent module named after the problem.
+generate
+    if (W < 8 || W > 64 || (1 << KW) != W ||
+        MAX_BURST_BEATS < 2 || MAX_BURST_BEATS > 256 || (1 << $clog2(MAX_BURST_BEATS)) != MAX_BURST_BEATS) begin : g_bad_parameter
+        froce_dma_wr_bad_parameter u_bad_parameter ();
+    end
+endgenerate
+
 /* ------------------------------------------------------------------------
  * Descriptor intake: W-generator request FIFO and status-order FIFO
  * ------------------------------------------------------------------------ */

@@ -11,7 +11,8 @@
 #
 # Steps:
 #   0. unit test of the host-memory model sim/models/axi_mem.h (test_axi_mem.cpp)
-#   1. verilator --lint-only -Wall of the bench top at DATA_WIDTH 64 and 512
+#   1. verilator --lint-only -Wall of the bench top at DATA_WIDTH 64 and 512;
+#      bad parameters (MAX_BURST_BEATS=3, DATA_WIDTH=48) fail to elaborate
 #   2. Verilator C++ bench (tb_dma.cpp + sim/models/axi_mem.h), built and run
 #      in parallel, in three configurations: DATA_WIDTH 64 and 512 with the
 #      default parameters, and "small" (64 bits, 4-beat bursts, 2 bursts in
@@ -55,6 +56,26 @@ for w in 64 512; do
     verilator --lint-only -Wall -Irtl/dma -GDATA_WIDTH="$w" --top-module tb_dma_top \
         "$TB/tb_dma_top.v" "${RTL_SRCS[@]}"
     echo "lint tb_dma_top DATA_WIDTH=$w: clean"
+done
+
+section "1b. bad parameters must not elaborate (Verilator, Icarus, Yosys)"
+bad_log="$BUILD/bad_param.log"
+for top in froce_dma_rd froce_dma_wr; do
+    if verilator --lint-only -Wall -Irtl/dma -GMAX_BURST_BEATS=3 --top-module "$top" \
+            "rtl/dma/$top.v" rtl/common/froce_fifo.v >"$bad_log" 2>&1; then
+        die "verilator accepted $top MAX_BURST_BEATS=3"
+    fi
+    grep -q "${top}_bad_parameter" "$bad_log" || { cat "$bad_log"; die "verilator rejected $top for another reason"; }
+    if iverilog -g2005 -Irtl/dma -P"$top.DATA_WIDTH=48" -s "$top" -o "$BUILD/bad.vvp" \
+            "rtl/dma/$top.v" rtl/common/froce_fifo.v >"$bad_log" 2>&1; then
+        die "iverilog accepted $top DATA_WIDTH=48"
+    fi
+    grep -q "${top}_bad_parameter" "$bad_log" || { cat "$bad_log"; die "iverilog rejected $top for another reason"; }
+    if yosys -q -p "read_verilog -Irtl/dma rtl/dma/$top.v rtl/common/froce_fifo.v; chparam -set DATA_WIDTH 48 $top; hierarchy -check -top $top" \
+            >"$bad_log" 2>&1; then
+        die "yosys accepted $top DATA_WIDTH=48"
+    fi
+    echo "$top: bad parameters rejected by verilator, iverilog and yosys"
 done
 
 section "2. Verilator bench (seed $SEED, $READS reads + $WRITES writes per width)"
