@@ -33,6 +33,14 @@ Emitted macros (Verilog-2005 sized hex literals, usable in any context):
 
   FROCE_CRC32_UNSHIFT_COUNT    number of U_j matrices in the table (6).
 
+  FROCE_CRC32_RESIDUE_<W>
+      W/8 32-bit constants; constant k (bits [32*k +: 32]) is the register
+      after running a frame *and its own CRC* (least significant byte first)
+      and then k zero bytes: A^(8k) * 0xDEBB20E3. A checker that runs the
+      CRC over the ICRC too, zero-padding the last beat, compares its
+      register with constant k, k = the number of padding bytes, instead of
+      undoing the padding (which costs log2(W) matrix stages).
+
 Usage:
   python3 scripts/gen_crc.py            write the file
   python3 scripts/gen_crc.py --check    exit 1 if the checked-in file differs
@@ -163,6 +171,17 @@ def hexdigits(value, bits):
     return format(value, "0%dx" % ((bits + 3) // 4))
 
 
+RESIDUE = 0xDEBB20E3  # register after a frame followed by its own CRC
+
+
+def residue_table(width):
+    r, table = RESIDUE, []
+    for _ in range(width // 8):
+        table.append(r)
+        r = sw_step(r, b"\0")
+    return table
+
+
 def render(step, unshift):
     out = []
     w = out.append
@@ -202,6 +221,11 @@ def render(step, unshift):
         rows = "_".join(hexdigits(unshift[j][b], 32) for b in range(31, -1, -1))
         w("    1024'h%s%s" % (rows, ", \\" if j else " \\"))
     w("}")
+    w("")
+    for width in WIDTHS:
+        table = residue_table(width)
+        w("`define FROCE_CRC32_RESIDUE_%d %d'h%s" % (
+            width, 32 * len(table), "_".join("%08x" % v for v in reversed(table))))
     w("")
     w("`endif // FROCE_CRC32_MATRICES_VH")
     return "\n".join(out) + "\n"

@@ -6,6 +6,7 @@
 `default_nettype none
 
 `include "froce_hw.vh"
+`include "froce_crc32_matrices.vh"
 
 /*
  * Frames accepted (offsets in bytes; VLAN tag optional, adds 4 to what follows):
@@ -106,8 +107,8 @@ localparam [HBW-1:0] CAP_BEATS = HDR_BEATS[HBW-1:0];
 localparam [HBW-1:0] CAP_LAST = CAP_BEATS - 1'b1;
 localparam [31:0] DFIFO_LIMIT_32 = DFIFO_DEPTH - 3;
 localparam [$clog2(DFIFO_DEPTH):0] DFIFO_LIMIT = DFIFO_LIMIT_32[$clog2(DFIFO_DEPTH):0];
-localparam [31:0] HFIFO_LIMIT_32 = HFIFO_DEPTH - 2;
-localparam [$clog2(HFIFO_DEPTH):0] HFIFO_LIMIT = HFIFO_LIMIT_32[$clog2(HFIFO_DEPTH):0];
+localparam HCW = $clog2(HFIFO_DEPTH) + 1;        // header credit arithmetic is HCW+1 bits
+localparam [HCW:0] HFIFO_LIMIT = HFIFO_DEPTH[HCW:0];
 
 initial begin
     if (W < 8 || W > 64 || (1 << KW) != W) begin
@@ -145,7 +146,7 @@ wire [$clog2(DFIFO_DEPTH):0] dfifo_count;
 wire [$clog2(HFIFO_DEPTH):0] hfifo_count;
 wire dfifo_empty, hfifo_empty;
 wire unused_dfifo_full, unused_hfifo_full;   // flow control uses the counts
-wire s2_advance;                   // stage 2 takes the beat at the FIFO head
+wire a_take;                       // stage 2 takes the beat at the FIFO head
 wire [DFW-1:0] dfifo_rd;
 wire [DATA_WIDTH-1:0] cur_data = dfifo_rd[DATA_WIDTH-1:0];
 wire [DATA_WIDTH-1:0] nxt_data = dfifo_rd[2*DATA_WIDTH-1:DATA_WIDTH];
@@ -167,6 +168,7 @@ reg [W-1:0] hold_keep_reg = 0;
 reg hold_last_reg = 1'b0;
 
 reg snap_valid_reg = 1'b0;
+reg d1_valid_reg = 1'b0;           // decode register stage holds a header
 reg [HB-1:0] snap_buf_reg = 0;
 reg [PW-1:0] snap_len_reg = 0;
 
@@ -191,7 +193,12 @@ wire [DATA_WIDTH-1:0] push_next = hold_last_reg ? {DATA_WIDTH{1'b0}} : s_data;
 wire [DFW-1:0] dfifo_wr = {hold_last_reg, hold_keep_reg, push_next, hold_data_reg};
 
 always @(posedge clk) begin
-    s_ready_reg <= dfifo_count < DFIFO_LIMIT && hfifo_count < HFIFO_LIMIT;
+    // header FIFO credits: entries stored, pushes already in the decode
+    // pipeline (snapshot now, snapshot register, decode register), and one
+    // more for the beat this ready would admit
+    s_ready_reg <= dfifo_count < DFIFO_LIMIT &&
+                   {1'b0, hfifo_count} + {{HCW{1'b0}}, snap_now} + {{HCW{1'b0}}, snap_valid_reg} +
+                   {{HCW{1'b0}}, d1_valid_reg} < HFIFO_LIMIT;
 
     if (s_fire) begin
         if (cap_active)
@@ -227,14 +234,15 @@ end
 
 froce_fifo #(
     .WIDTH(DFW),
-    .DEPTH(DFIFO_DEPTH)
+    .DEPTH(DFIFO_DEPTH),
+    .REG_OUT(1)
 ) u_dfifo (
     .clk(clk),
     .rst(rst),
     .wr_data(dfifo_wr),
     .wr_en(dfifo_push),
     .rd_data(dfifo_rd),
-    .rd_en(s2_advance),
+    .rd_en(a_take),
     .count(dfifo_count),
     .empty(dfifo_empty),
     .full(unused_dfifo_full)
@@ -387,72 +395,41 @@ wire [PW-1:0] pay_start_pad = pay_off + {{(PW-2){1'b0}}, bth_padcnt} + P_ICRC;
 wire length_short = icrc_end < pay_start_pad;
 wire [PW-1:0] pay_len_full = icrc_end - pay_start_pad;
 wire [15:0] pay_len = pay_len_full[15:0];
-wire [PW-1:0] icrc_pos = icrc_end - P_ICRC;
 wire [15:0] ip4_udp_len = ip4_total_len - P_IPV4[15:0];
 wire udp_len_ok = is_ip4 ? udp_len == ip4_udp_len : udp_len == ip6_payload_len;
 
-reg [2:0] d_kind;
-reg [3:0] d_verdict;
-always @* begin
-    d_kind = `FROCE_KIND_NOT_ROCE;
-    if (is_ip4 && snap_len_reg >= l3_off + P_IPV4 && ip4_version == 4'd4 &&
-            ip4_ihl == 4'd5 && !ip4_flags[0] && ip4_frag_off == 13'd0 &&
-            ip4_protocol == `FROCE_IPPROTO_UDP && snap_len_reg >= udp_off + P_UDP &&
-            udp_dport == `FROCE_UDP_PORT_ROCE)
-        d_kind = `FROCE_KIND_ROCE_V2_IPV4;
-    if (is_ip6 && snap_len_reg >= l3_off + P_IPV6 && ip6_version == 4'd6 &&
-            ip6_next == `FROCE_IPPROTO_UDP && snap_len_reg >= udp_off + P_UDP &&
-            udp_dport == `FROCE_UDP_PORT_ROCE)
-        d_kind = `FROCE_KIND_ROCE_V2_IPV6;
-    if (is_v1)
-        d_kind = `FROCE_KIND_ROCE_V1;
+// The checks, each on its own; the decode register stage below ranks them
+wire ip4_udp = ip4_version == 4'd4 && ip4_ihl == 4'd5 && !ip4_flags[0] &&
+               ip4_frag_off == 13'd0 && ip4_protocol == `FROCE_IPPROTO_UDP;
+wire ip6_udp = ip6_version == 4'd6 && ip6_next == `FROCE_IPPROTO_UDP;
+wire roce_port = udp_dport == `FROCE_UDP_PORT_ROCE;
+wire c_short_l2 = snap_len_reg < l3_off;
+wire c_short_ip4 = is_ip4 && snap_len_reg < l3_off + P_IPV4;
+wire c_short_udp = ((is_ip4 && ip4_udp) || (is_ip6 && ip6_udp)) && snap_len_reg < udp_off + P_UDP;
+wire c_short_ip6 = (is_ip6 || is_v1) && snap_len_reg < l3_off + P_IPV6;
+wire c_v2_ip4 = is_ip4 && ip4_udp && roce_port;
+wire c_v2_ip6 = is_ip6 && ip6_udp && roce_port;
+wire c_v1_bad = is_v1 && (ip6_version != 4'd6 || ip6_next != `FROCE_GRH_NXTHDR_BTH);
+wire c_ip4_csum = is_ip4 && !ip4_csum_ok;
+wire c_udp_len = !is_v1 && !udp_len_ok;
+wire c_short_bth = snap_len_reg < bth_off + P_BTH;
+wire c_tver = bth_tver != `FROCE_BTH_TVER;
+wire c_opcode = !op_valid;
+wire c_short_ext = snap_len_reg < pay_off;
+wire c_length = length_short || (!has_payload && (pay_len != 16'd0 || bth_padcnt != 2'd0));
+wire c_big = pay_len_full > P_MAX_PAYLOAD;
 
-    // first failing check wins
-    if (snap_len_reg < l3_off)
-        d_verdict = `FROCE_VERDICT_TRUNCATED;
-    else if (is_ip4 && snap_len_reg < l3_off + P_IPV4)
-        d_verdict = `FROCE_VERDICT_TRUNCATED;
-    else if (is_ip4 && ip4_version == 4'd4 && ip4_ihl == 4'd5 && !ip4_flags[0] &&
-             ip4_frag_off == 13'd0 && ip4_protocol == `FROCE_IPPROTO_UDP &&
-             snap_len_reg < udp_off + P_UDP)
-        d_verdict = `FROCE_VERDICT_TRUNCATED;
-    else if ((is_ip6 || is_v1) && snap_len_reg < l3_off + P_IPV6)
-        d_verdict = `FROCE_VERDICT_TRUNCATED;
-    else if (is_ip6 && ip6_version == 4'd6 && ip6_next == `FROCE_IPPROTO_UDP &&
-             snap_len_reg < udp_off + P_UDP)
-        d_verdict = `FROCE_VERDICT_TRUNCATED;
-    else if (d_kind == `FROCE_KIND_NOT_ROCE)
-        d_verdict = `FROCE_VERDICT_NOT_ROCE;
-    else if (is_v1 && (ip6_version != 4'd6 || ip6_next != `FROCE_GRH_NXTHDR_BTH))
-        d_verdict = `FROCE_VERDICT_BAD_VERSION;
-    else if (is_ip4 && !ip4_csum_ok)
-        d_verdict = `FROCE_VERDICT_IP_CSUM;
-    else if (!is_v1 && !udp_len_ok)
-        d_verdict = `FROCE_VERDICT_BAD_LENGTH;
-    else if (snap_len_reg < bth_off + P_BTH)
-        d_verdict = `FROCE_VERDICT_TRUNCATED;
-    else if (bth_tver != `FROCE_BTH_TVER)
-        d_verdict = `FROCE_VERDICT_BAD_VERSION;
-    else if (!op_valid)
-        d_verdict = `FROCE_VERDICT_BAD_OPCODE;
-    else if (snap_len_reg < pay_off)
-        d_verdict = `FROCE_VERDICT_TRUNCATED;
-    else if (length_short || (!has_payload && (pay_len != 16'd0 || bth_padcnt != 2'd0)))
-        d_verdict = `FROCE_VERDICT_BAD_LENGTH;
-    else if (pay_len_full > P_MAX_PAYLOAD)
-        d_verdict = `FROCE_VERDICT_OVERSIZE;
-    else
-        d_verdict = `FROCE_VERDICT_OK;
-end
-
-wire d_roce = d_kind != `FROCE_KIND_NOT_ROCE;
+wire [2:0] kind = c_v2_ip4 ? `FROCE_KIND_ROCE_V2_IPV4 :
+                  c_v2_ip6 ? `FROCE_KIND_ROCE_V2_IPV6 :
+                  is_v1 ? `FROCE_KIND_ROCE_V1 : `FROCE_KIND_NOT_ROCE;
+wire d_roce = kind != `FROCE_KIND_NOT_ROCE;
 wire [127:0] sgid = is_ip4 ? {80'h0, 16'hffff, ip4_src} : ip6_src;
 wire [127:0] dgid = is_ip4 ? {80'h0, 16'hffff, ip4_dst} : ip6_dst;
 
 reg [RW-1:0] d_rhdr;
 always @* begin
     d_rhdr = {RW{1'b0}};
-    d_rhdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W] = d_kind;
+    d_rhdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W] = kind;
     d_rhdr[`FROCE_RHDR_VLAN_EN_LSB] = vlan_en;
     d_rhdr[`FROCE_RHDR_VLAN_PCP_LSB +: `FROCE_RHDR_VLAN_PCP_W] = vlan_en ? vlan_pcp : 3'd0;
     d_rhdr[`FROCE_RHDR_VLAN_DEI_LSB] = vlan_en && vlan_dei;
@@ -504,56 +481,166 @@ always @* begin
         end
         if (has_atomicacketh)
             d_rhdr[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: `FROCE_RHDR_ATOMICACK_ORIG_W] = atomicack_orig;
-        if (d_verdict == `FROCE_VERDICT_OK)
-            d_rhdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: `FROCE_RHDR_PAYLOAD_LEN_W] = pay_len;
+        d_rhdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: `FROCE_RHDR_PAYLOAD_LEN_W] = pay_len;
     end
 end
 
-// Header FIFO entry: what stage 2 needs besides the bundle
-localparam MW = 4 + 8 + PW;                     // verdict, payload offset, ICRC position
-wire unused_pay_off = |pay_off[PW-1:8];          // never above 127
+// Per-frame constants that let stage 2 work from its beat counter alone:
+// payload window beats, the keep of the last window, and the beat where the
+// ICRC ends (the CRC runs over the ICRC too and checks the residue)
+wire [PW-1:0] icrc_end_m1 = icrc_end - 1'b1;
+wire [BW-1:0] k_pay_first = pay_off[PW-1:KW];
+// window j starts in beat k_pay_first + j; the last window is j = (len-1)/W
+wire [15:0] pay_len_m1 = pay_len - 1'b1;
+wire [BW-1:0] k_pay_last = k_pay_first + {{(BW-16+KW){1'b0}}, pay_len_m1[15:KW]};
+wire [W-1:0] k_final_keep;
+generate
+    for (g = 1; g < W; g = g + 1) begin : g_final_keep
+        localparam [KW-1:0] LANE = g;
+        assign k_final_keep[g] = LANE <= pay_len_m1[KW-1:0];
+    end
+endgenerate
+assign k_final_keep[0] = 1'b1;
+wire [BW-1:0] k_end_beat = icrc_end_m1[PW-1:KW];
+wire [KW:0] k_end_len = {1'b0, icrc_end_m1[KW-1:0]} + 1'b1;   // bytes of the end beat, 1..W
+wire [KW-1:0] k_pad = ~icrc_end_m1[KW-1:0];                   // zero bytes after them, W - len
+
+// Decode register stage: the checks and constants, then ranked into a verdict
+// as the entry goes into the header FIFO (first failing check wins)
+localparam NCHK = 15;
+reg [RW-1:0] d1_rhdr_reg = 0;
+reg [NCHK-1:0] d1_chk_reg = 0;
+reg [KW-1:0] d1_shift_reg = 0;
+reg [BW-1:0] d1_pay_first_reg = 0, d1_pay_last_reg = 0, d1_end_beat_reg = 0;
+reg d1_pay_any_reg = 1'b0;
+reg [W-1:0] d1_final_keep_reg = 0;
+reg [KW:0] d1_end_len_reg = 0;
+reg [KW-1:0] d1_pad_reg = 0;
+
+always @(posedge clk) begin
+    d1_valid_reg <= snap_valid_reg;
+    if (snap_valid_reg) begin
+        d1_rhdr_reg <= d_rhdr;
+        d1_chk_reg <= {c_short_l2, c_short_ip4, c_short_udp, c_short_ip6, !d_roce, c_v1_bad,
+                       c_ip4_csum, c_udp_len, c_short_bth, c_tver, c_opcode, c_short_ext,
+                       c_length, c_big, 1'b0};
+        d1_shift_reg <= pay_off[KW-1:0];
+        d1_pay_first_reg <= k_pay_first;
+        d1_pay_last_reg <= k_pay_last;
+        d1_pay_any_reg <= pay_len != 16'd0;
+        d1_final_keep_reg <= k_final_keep;
+        d1_end_beat_reg <= k_end_beat;
+        d1_end_len_reg <= k_end_len;
+        d1_pad_reg <= k_pad;
+    end
+    if (rst)
+        d1_valid_reg <= 1'b0;
+end
+
+reg [3:0] d1_verdict;
+always @* begin
+    casez (d1_chk_reg)
+        15'b1??????????????: d1_verdict = `FROCE_VERDICT_TRUNCATED;
+        15'b01?????????????: d1_verdict = `FROCE_VERDICT_TRUNCATED;
+        15'b001????????????: d1_verdict = `FROCE_VERDICT_TRUNCATED;
+        15'b0001???????????: d1_verdict = `FROCE_VERDICT_TRUNCATED;
+        15'b00001??????????: d1_verdict = `FROCE_VERDICT_NOT_ROCE;
+        15'b000001?????????: d1_verdict = `FROCE_VERDICT_BAD_VERSION;
+        15'b0000001????????: d1_verdict = `FROCE_VERDICT_IP_CSUM;
+        15'b00000001???????: d1_verdict = `FROCE_VERDICT_BAD_LENGTH;
+        15'b000000001??????: d1_verdict = `FROCE_VERDICT_TRUNCATED;
+        15'b0000000001?????: d1_verdict = `FROCE_VERDICT_BAD_VERSION;
+        15'b00000000001????: d1_verdict = `FROCE_VERDICT_BAD_OPCODE;
+        15'b000000000001???: d1_verdict = `FROCE_VERDICT_TRUNCATED;
+        15'b0000000000001??: d1_verdict = `FROCE_VERDICT_BAD_LENGTH;
+        15'b00000000000001?: d1_verdict = `FROCE_VERDICT_OVERSIZE;
+        default: d1_verdict = `FROCE_VERDICT_OK;
+    endcase
+end
+
+// payload_len is only meaningful for a packet that passed the header checks
+reg [RW-1:0] d1_rhdr;
+always @* begin
+    d1_rhdr = d1_rhdr_reg;
+    if (d1_verdict != `FROCE_VERDICT_OK)
+        d1_rhdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: `FROCE_RHDR_PAYLOAD_LEN_W] = 16'd0;
+end
+
+// Header FIFO entry: the bundle and what stage 2 needs besides it
+localparam MW = 4 + KW + 3 * BW + 1 + W + (KW + 1) + KW;
 localparam HFW = MW + RW;
-wire [HFW-1:0] hfifo_wr = {d_verdict, pay_off[7:0], icrc_pos, d_rhdr};
+wire [HFW-1:0] hfifo_wr = {d1_verdict, d1_shift_reg, d1_pay_first_reg, d1_pay_last_reg,
+                           d1_pay_any_reg, d1_final_keep_reg, d1_end_beat_reg, d1_end_len_reg,
+                           d1_pad_reg, d1_rhdr};
 wire [HFW-1:0] hfifo_rd;
 
 froce_fifo #(
     .WIDTH(HFW),
-    .DEPTH(HFIFO_DEPTH)
+    .DEPTH(HFIFO_DEPTH),
+    .REG_OUT(1)
 ) u_hfifo (
     .clk(clk),
     .rst(rst),
     .wr_data(hfifo_wr),
-    .wr_en(snap_valid_reg),
+    .wr_en(d1_valid_reg),
     .rd_data(hfifo_rd),
-    .rd_en(s2_advance && cur_last),
+    .rd_en(a_take && cur_last),
     .count(hfifo_count),
     .empty(hfifo_empty),
     .full(unused_hfifo_full)
 );
 
 /* ------------------------------------------------------------------------
- * Stage 2: ICRC, payload alignment, verdict
+ * Stage 2, three register stages that advance together:
+ *   A  per-beat controls from the beat counter and the frame constants; the
+ *      ICRC masks; the realigned payload window
+ *   B  the CRC, over everything up to and including the ICRC
+ *   C  the verdict (CRC residue check), the output register
  * ------------------------------------------------------------------------ */
 
-
 wire [RW-1:0] f_rhdr = hfifo_rd[RW-1:0];
-wire [PW-1:0] f_icrc_pos = hfifo_rd[RW +: PW];
-wire [7:0] f_pay_off = hfifo_rd[RW+PW +: 8];
-wire [3:0] f_verdict = hfifo_rd[RW+PW+8 +: 4];
+localparam FO = RW;                             // offsets of the constants in the entry
+wire [KW-1:0] f_pad = hfifo_rd[FO +: KW];
+wire [KW:0] f_end_len = hfifo_rd[FO+KW +: KW+1];
+wire [BW-1:0] f_end_beat = hfifo_rd[FO+2*KW+1 +: BW];
+wire [W-1:0] f_final_keep = hfifo_rd[FO+2*KW+1+BW +: W];
+wire f_pay_any = hfifo_rd[FO+2*KW+1+BW+W];
+wire [BW-1:0] f_pay_last = hfifo_rd[FO+2*KW+2+BW+W +: BW];
+wire [BW-1:0] f_pay_first = hfifo_rd[FO+2*KW+2+2*BW+W +: BW];
+wire [KW-1:0] f_shift = hfifo_rd[FO+2*KW+2+3*BW+W +: KW];
+wire [3:0] f_verdict = hfifo_rd[FO+3*KW+2+3*BW+W +: 4];
 wire [2:0] f_kind = f_rhdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W];
 wire f_vlan = f_rhdr[`FROCE_RHDR_VLAN_EN_LSB];
-wire [15:0] f_pay_len = f_rhdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: `FROCE_RHDR_PAYLOAD_LEN_W];
 wire f_pass = f_verdict == `FROCE_VERDICT_NOT_ROCE;
 wire f_ok = f_verdict == `FROCE_VERDICT_OK;
 
 reg [BW-1:0] beat_reg = 0;          // beat index within the frame, saturating
 reg big_reg = 1'b0;                 // frame already longer than MAX_FRAME_BYTES
+
+// stage A registers
+reg a_valid_reg = 1'b0;
+reg a_first_reg = 1'b0, a_last_reg = 1'b0, a_crc_en_reg = 1'b0;
+reg [DATA_WIDTH-1:0] a_crc_data_reg = 0;
+reg [KW-1:0] a_pad_reg = 0;
+reg [1:0] a_out_reg = 0;            // OUT_*: what stage C does with the beat
+reg [DATA_WIDTH-1:0] a_data_reg = 0;
+reg [W-1:0] a_keep_reg = 0;
+reg [3:0] a_verdict_reg = 0;        // header verdict, NOT_ROCE, or OVERSIZE/TRUNCATED
+reg a_check_reg = 1'b0;             // the verdict still depends on the ICRC
+// stage B registers
+reg b_valid_reg = 1'b0;
+reg b_last_reg = 1'b0;
 reg [31:0] crc_reg = 0;
-reg [31:0] icrc_rx_reg = 0;
-reg held_valid_reg = 1'b0;          // last payload beat waiting for the verdict
+reg [KW-1:0] b_pad_reg = 0;
+reg [1:0] b_out_reg = 0;
+reg [DATA_WIDTH-1:0] b_data_reg = 0;
+reg [W-1:0] b_keep_reg = 0;
+reg [3:0] b_verdict_reg = 0;
+reg b_check_reg = 1'b0;
+// stage C: held last payload beat, outputs
+reg held_valid_reg = 1'b0;
 reg [DATA_WIDTH-1:0] held_data_reg = 0;
 reg [W-1:0] held_keep_reg = 0;
-
 reg hdr_valid_reg = 1'b0;
 reg [RW-1:0] hdr_reg = 0;
 reg out_valid_reg = 1'b0;
@@ -564,13 +651,17 @@ reg [3:0] out_user_reg = 0;
 reg stat_valid_reg = 1'b0;
 reg [3:0] stat_verdict_reg = 0;
 
-wire first_beat = beat_reg == 0;
-assign s2_advance = !dfifo_empty && !hfifo_empty && (!out_valid_reg || m_axis_tready) &&
-                  (!first_beat || !hdr_valid_reg || m_hdr_ready);
+localparam [1:0] OUT_NONE = 2'd0;   // header or trailer beat: nothing
+localparam [1:0] OUT_BEAT = 2'd1;   // a beat of output
+localparam [1:0] OUT_HOLD = 2'd2;   // the last payload beat, before the frame's end
 
-wire [PW-1:0] beat_pos = {beat_reg, {KW{1'b0}}};
+// everything moves when the output register can take a beat
+wire adv = !out_valid_reg || m_axis_tready;
+wire first_beat = beat_reg == {BW{1'b0}};
+assign a_take = adv && !dfifo_empty && !hfifo_empty &&
+                (!first_beat || !hdr_valid_reg || m_hdr_ready);
 
-// ICRC over this beat
+// ICRC masks for this beat; bytes past the end of the ICRC are zeroed
 wire [DATA_WIDTH-1:0] and_mask, or_mask;
 froce_icrc_mask #(
     .DATA_WIDTH(DATA_WIDTH),
@@ -582,120 +673,154 @@ froce_icrc_mask #(
     .and_mask(and_mask),
     .or_mask(or_mask)
 );
+wire at_end_beat = beat_reg == f_end_beat;
+wire crc_en = beat_reg <= f_end_beat;
+wire [W-1:0] crc_lanes;
+generate
+    for (g = 0; g < W; g = g + 1) begin : g_crc_lanes
+        localparam [KW:0] LANE = g;
+        assign crc_lanes[g] = !at_end_beat || LANE < f_end_len;
+    end
+endgenerate
+wire [DATA_WIDTH-1:0] crc_data = ((cur_data & and_mask) | or_mask) & keep_to_mask(crc_lanes);
 
-wire [PW-1:0] crc_left = f_icrc_pos > beat_pos ? f_icrc_pos - beat_pos : {PW{1'b0}};
-wire [KW:0] crc_len = crc_left >= P_W ? P_W[KW:0] : crc_left[KW:0];
+// payload window: the beat holding its first byte and the one after it
+wire [2*DATA_WIDTH-1:0] pair = {nxt_data, cur_data};
+wire [DATA_WIDTH-1:0] window_data = pair[8*f_shift +: DATA_WIDTH];
+wire in_payload = f_ok && f_pay_any && beat_reg >= f_pay_first && beat_reg <= f_pay_last;
+wire window_final = beat_reg == f_pay_last;
+
+// frame length checks at the last beat
+wire [KW:0] cur_count = keep_count(cur_keep);
+wire short = beat_reg < f_end_beat || (at_end_beat && cur_count < f_end_len);
+wire [PW-1:0] frame_len = {beat_reg, {KW{1'b0}}} + {{(PW-KW-1){1'b0}}, cur_count};
+wire big = big_reg || frame_len > P_MAX_FRAME || &beat_reg;
+
+always @(posedge clk) begin
+    if (adv) begin
+        a_valid_reg <= a_take;
+        if (a_take) begin
+            a_first_reg <= first_beat;
+            a_last_reg <= cur_last;
+            a_crc_en_reg <= crc_en && !f_pass;
+            a_crc_data_reg <= crc_data;
+            a_pad_reg <= f_pad;
+            a_check_reg <= f_ok && !big && !short;
+            if (f_pass) begin
+                a_out_reg <= OUT_BEAT;
+                a_data_reg <= cur_data;
+                a_keep_reg <= cur_keep;
+            end else if (in_payload) begin
+                a_out_reg <= window_final && !cur_last ? OUT_HOLD : OUT_BEAT;
+                a_data_reg <= window_data;
+                a_keep_reg <= window_final ? f_final_keep : {W{1'b1}};
+            end else begin
+                a_out_reg <= cur_last ? OUT_BEAT : OUT_NONE;
+                a_data_reg <= {DATA_WIDTH{1'b0}};
+                a_keep_reg <= {W{1'b0}};
+            end
+            // what the verdict is unless the ICRC decides it
+            if (f_verdict == `FROCE_VERDICT_OVERSIZE && short)
+                a_verdict_reg <= `FROCE_VERDICT_TRUNCATED;
+            else if (!f_ok && !f_pass)
+                a_verdict_reg <= f_verdict;
+            else if (big)
+                a_verdict_reg <= `FROCE_VERDICT_OVERSIZE;
+            else if (f_pass)
+                a_verdict_reg <= `FROCE_VERDICT_NOT_ROCE;
+            else if (short)
+                a_verdict_reg <= `FROCE_VERDICT_TRUNCATED;
+            else
+                a_verdict_reg <= `FROCE_VERDICT_OK;
+
+            big_reg <= cur_last ? 1'b0 : big;
+            if (cur_last)
+                beat_reg <= {BW{1'b0}};
+            else if (!(&beat_reg))
+                beat_reg <= beat_reg + 1'b1;
+        end
+    end
+    if (rst) begin
+        a_valid_reg <= 1'b0;
+        beat_reg <= {BW{1'b0}};
+        big_reg <= 1'b0;
+    end
+end
+
+// Stage B: the CRC over everything up to and including the ICRC, the last
+// beat zero-padded; a good packet leaves the register at the residue shifted
+// by the padding bytes
 wire [31:0] crc_next;
 froce_crc32_step #(
     .DATA_WIDTH(DATA_WIDTH)
 ) u_crc (
-    .crc_in(first_beat ? 32'd0 : crc_reg),
-    .data((cur_data & and_mask) | or_mask),
-    .len(crc_len),
+    .crc_in(a_first_reg ? 32'd0 : crc_reg),
+    .data(a_crc_data_reg),
+    .len(P_W[KW:0]),
     .crc_out(crc_next)
 );
 
-// The four ICRC bytes, wherever they fall
-wire [31:0] icrc_rx_next;
-generate
-    for (g = 0; g < 4; g = g + 1) begin : g_icrc_byte
-        localparam [PW-1:0] K = g;
-        wire [PW-1:0] at = f_icrc_pos + K - beat_pos;   // lane, when in this beat
-        assign icrc_rx_next[8*g +: 8] = at < P_W ? cur_data[8*at[KW-1:0] +: 8] :
-                                        icrc_rx_reg[8*g +: 8];
+always @(posedge clk) begin
+    if (adv) begin
+        b_valid_reg <= a_valid_reg;
+        if (a_valid_reg) begin
+            if (a_crc_en_reg)
+                crc_reg <= crc_next;
+            b_last_reg <= a_last_reg;
+            b_pad_reg <= a_pad_reg;
+            b_out_reg <= a_out_reg;
+            b_data_reg <= a_data_reg;
+            b_keep_reg <= a_keep_reg;
+            b_verdict_reg <= a_verdict_reg;
+            b_check_reg <= a_check_reg;
+        end
     end
-endgenerate
-wire [PW-1:0] frame_len = beat_pos + {{(PW-KW-1){1'b0}}, keep_count(cur_keep)};
-wire big = big_reg || frame_len > P_MAX_FRAME || &beat_reg;
-
-// Payload window: bytes [pay_off + i*W, pay_off + (i+1)*W) are formed when the
-// beat holding their first byte is at the head, from it and the next beat
-wire [KW-1:0] shift = f_pay_off[KW-1:0];
-wire [BW-1:0] first_pay_beat = {{(BW-8){1'b0}}, f_pay_off} >> KW;
-wire [2*DATA_WIDTH-1:0] pair = {nxt_data, cur_data};
-wire [DATA_WIDTH-1:0] window_data = pair[8*shift +: DATA_WIDTH];
-wire [PW-1:0] pay_done = {beat_reg - first_pay_beat, {KW{1'b0}}};  // payload bytes before this window
-wire [PW-1:0] f_pay_len_p = {{(PW-16){1'b0}}, f_pay_len};
-wire in_payload = f_ok && beat_reg >= first_pay_beat && pay_done < f_pay_len_p;
-wire [PW-1:0] pay_left = f_pay_len_p - pay_done;
-wire window_final = pay_left <= P_W;
-wire [W-1:0] window_keep;
-generate
-    for (g = 0; g < W; g = g + 1) begin : g_window_keep
-        localparam [PW-1:0] LANE = g;
-        assign window_keep[g] = LANE < pay_left;
-    end
-endgenerate
-
-// A length field that claims more than the frame holds is a truncation, even
-// when the claimed payload would also be too large
-wire truncated = frame_len < f_icrc_pos + P_ICRC;
-reg [3:0] verdict;
-always @* begin
-    if (f_verdict == `FROCE_VERDICT_OVERSIZE && truncated)
-        verdict = `FROCE_VERDICT_TRUNCATED;
-    else if (!f_ok && !f_pass)
-        verdict = f_verdict;
-    else if (big)
-        verdict = `FROCE_VERDICT_OVERSIZE;
-    else if (f_pass)
-        verdict = `FROCE_VERDICT_NOT_ROCE;
-    else if (truncated)
-        verdict = `FROCE_VERDICT_TRUNCATED;
-    else if (icrc_rx_next != ~crc_next)
-        verdict = `FROCE_VERDICT_ICRC_BAD;
-    else
-        verdict = `FROCE_VERDICT_OK;
+    if (rst)
+        b_valid_reg <= 1'b0;
 end
+
+// Stage C: verdict and outputs
+wire [32*W-1:0] residues;
+generate
+    if (DATA_WIDTH == 64) begin : g_res64
+        assign residues = `FROCE_CRC32_RESIDUE_64;
+    end else if (DATA_WIDTH == 128) begin : g_res128
+        assign residues = `FROCE_CRC32_RESIDUE_128;
+    end else if (DATA_WIDTH == 256) begin : g_res256
+        assign residues = `FROCE_CRC32_RESIDUE_256;
+    end else begin : g_res512
+        assign residues = `FROCE_CRC32_RESIDUE_512;
+    end
+endgenerate
+wire [31:0] residue = residues[32*b_pad_reg +: 32];
+wire [3:0] verdict = b_check_reg && crc_reg != residue ? `FROCE_VERDICT_ICRC_BAD : b_verdict_reg;
 
 always @(posedge clk) begin
     stat_valid_reg <= 1'b0;
     if (m_hdr_ready)
         hdr_valid_reg <= 1'b0;
+    if (a_take && first_beat) begin
+        hdr_valid_reg <= 1'b1;
+        hdr_reg <= f_rhdr;
+    end
     if (m_axis_tready)
         out_valid_reg <= 1'b0;
 
-    if (s2_advance) begin
-        if (first_beat) begin
-            hdr_valid_reg <= 1'b1;
-            hdr_reg <= f_rhdr;
-        end
-        crc_reg <= crc_next;
-        icrc_rx_reg <= icrc_rx_next;
-        big_reg <= big;
-        if (!(&beat_reg))
-            beat_reg <= beat_reg + 1'b1;
-
-        if (f_pass) begin
-            // not RoCE: the whole frame, as it came
-            out_valid_reg <= 1'b1;
-            out_data_reg <= cur_data;
-            out_keep_reg <= cur_keep;
-            out_last_reg <= cur_last;
-            out_user_reg <= cur_last ? verdict : 4'd0;
-        end else if (in_payload && !window_final) begin
-            out_valid_reg <= 1'b1;
-            out_data_reg <= window_data;
-            out_keep_reg <= {W{1'b1}};
-            out_last_reg <= cur_last;
-            out_user_reg <= cur_last ? verdict : 4'd0;
-        end else if (in_payload && window_final && !cur_last) begin
+    if (adv && b_valid_reg) begin
+        if (b_out_reg == OUT_HOLD) begin
             held_valid_reg <= 1'b1;
-            held_data_reg <= window_data;
-            held_keep_reg <= window_keep;
-        end else if (cur_last) begin
-            // the last payload beat now or held, else an empty beat
+            held_data_reg <= b_data_reg;
+            held_keep_reg <= b_keep_reg;
+        end else if (b_out_reg == OUT_BEAT) begin
+            // at the frame's end a held payload beat goes out in place of
+            // the empty one
             out_valid_reg <= 1'b1;
-            out_data_reg <= in_payload ? window_data : held_data_reg;
-            out_keep_reg <= in_payload ? window_keep :
-                            held_valid_reg ? held_keep_reg : {W{1'b0}};
-            out_last_reg <= 1'b1;
-            out_user_reg <= verdict;
+            out_data_reg <= b_last_reg && held_valid_reg ? held_data_reg : b_data_reg;
+            out_keep_reg <= b_last_reg && held_valid_reg ? held_keep_reg : b_keep_reg;
+            out_last_reg <= b_last_reg;
+            out_user_reg <= b_last_reg ? verdict : 4'd0;
         end
-
-        if (cur_last) begin
-            beat_reg <= 0;
-            big_reg <= 1'b0;
+        if (b_last_reg) begin
             held_valid_reg <= 1'b0;
             stat_valid_reg <= 1'b1;
             stat_verdict_reg <= verdict;
@@ -703,8 +828,6 @@ always @(posedge clk) begin
     end
 
     if (rst) begin
-        beat_reg <= 0;
-        big_reg <= 1'b0;
         held_valid_reg <= 1'b0;
         hdr_valid_reg <= 1'b0;
         out_valid_reg <= 1'b0;
