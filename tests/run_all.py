@@ -36,6 +36,7 @@ CHECKS = [
     ("rx-packet-buffer", ["bash", "tests/rtl/pktbuf/run.sh"]),
     ("sim-wire-asan", ["bash", "tests/sim/run.sh"]),
     ("mr-mtt-translation", ["bash", "tests/rtl/mem/run.sh"]),
+    ("dma-engines", ["bash", "tests/rtl/dma/run.sh"]),
     ("icrc-reference-model", [PY, "tests/pcap/test_icrc_model.py"]),
     ("rxe-vectors-decode", [PY, "tests/pcap/test_rxe_vectors.py"]),
     ("rxe-vectors-rebuild", [PY, "tests/pcap/test_rebuild.py"]),

@@ -99,7 +99,6 @@ localparam [PW-1:0] P_IPV6 = `FROCE_IPV6_LEN;
 localparam [PW-1:0] P_UDP = `FROCE_UDP_LEN;
 localparam [PW-1:0] P_GRH = `FROCE_GRH_LEN;
 localparam [PW-1:0] P_BTH = `FROCE_BTH_LEN;
-localparam [PW-1:0] P_ICRC = 4;
 localparam [PW-1:0] P_W = W[PW-1:0];
 localparam [PW-1:0] P_MAX_FRAME = MAX_FRAME_BYTES[PW-1:0];
 localparam [PW-1:0] P_MAX_PAYLOAD = MAX_PAYLOAD_BYTES[PW-1:0];
@@ -168,6 +167,7 @@ reg [W-1:0] hold_keep_reg = 0;
 reg hold_last_reg = 1'b0;
 
 reg snap_valid_reg = 1'b0;
+reg d0_valid_reg = 1'b0;           // decode stage 0 holds a header
 reg d1_valid_reg = 1'b0;           // decode register stage holds a header
 reg [HB-1:0] snap_buf_reg = 0;
 reg [PW-1:0] snap_len_reg = 0;
@@ -194,11 +194,11 @@ wire [DFW-1:0] dfifo_wr = {hold_last_reg, hold_keep_reg, push_next, hold_data_re
 
 always @(posedge clk) begin
     // header FIFO credits: entries stored, pushes already in the decode
-    // pipeline (snapshot now, snapshot register, decode register), and one
+    // pipeline (snapshot now, snapshot register, decode registers), and one
     // more for the beat this ready would admit
     s_ready_reg <= dfifo_count < DFIFO_LIMIT &&
                    {1'b0, hfifo_count} + {{HCW{1'b0}}, snap_now} + {{HCW{1'b0}}, snap_valid_reg} +
-                   {{HCW{1'b0}}, d1_valid_reg} < HFIFO_LIMIT;
+                   {{HCW{1'b0}}, d0_valid_reg} + {{HCW{1'b0}}, d1_valid_reg} < HFIFO_LIMIT;
 
     if (s_fire) begin
         if (cap_active)
@@ -274,40 +274,78 @@ wire vlan_dei = vlanv[TOP-`FROCE_VLAN_DEI_OFF];
 wire [11:0] vlan_vid = vlanv[TOP-`FROCE_VLAN_VID_OFF -: `FROCE_VLAN_VID_W];
 wire [15:0] l3_type = vlan_en ? vlanv[TOP-`FROCE_VLAN_TYPE_OFF -: `FROCE_VLAN_TYPE_W] : eth_type;
 
-wire [PW-1:0] l3_off = vlan_en ? P_ETH_VLAN : P_ETH;
-wire [HB-1:0] l3v = vlan_en ? vlanv << (8 * `FROCE_VLAN_LEN) : vlanv;
+wire s_ip4 = l3_type == `FROCE_ETHERTYPE_IPV4;
+wire s_ip6 = l3_type == `FROCE_ETHERTYPE_IPV6;
+wire s_v1 = l3_type == `FROCE_ETHERTYPE_ROCE;
+
+// Decode stage 0 registers the headers where they sit: L3 (with UDP), and the
+// BTH with the extension headers, wherever VLAN and L3 type put them
+localparam L3B = 8 * (`FROCE_IPV6_LEN + `FROCE_UDP_LEN);
+localparam IBB = 8 * (`FROCE_BTH_LEN + `FROCE_ATOMICETH_LEN);
+localparam T3 = L3B - 1;
+localparam TI = IBB - 1;
+localparam E = `FROCE_ETH_LEN;
+localparam EV = `FROCE_ETH_LEN + `FROCE_VLAN_LEN;
+localparam I4 = `FROCE_IPV4_LEN + `FROCE_UDP_LEN;
+localparam I6 = `FROCE_IPV6_LEN + `FROCE_UDP_LEN;
+localparam G = `FROCE_GRH_LEN;
+wire [L3B-1:0] s_l3 = vlan_en ? be[TOP-8*EV -: L3B] : be[TOP-8*E -: L3B];
+wire [IBB-1:0] s_ib = s_v1 ? (vlan_en ? be[TOP-8*(EV+G) -: IBB] : be[TOP-8*(E+G) -: IBB]) :
+                      s_ip4 ? (vlan_en ? be[TOP-8*(EV+I4) -: IBB] : be[TOP-8*(E+I4) -: IBB]) :
+                      (vlan_en ? be[TOP-8*(EV+I6) -: IBB] : be[TOP-8*(E+I6) -: IBB]);
+
+reg [PW-1:0] d0_len_reg = 0;
+reg [95:0] d0_eth_reg = 0;
+reg [15:0] d0_vlan_reg = 0;
+reg d0_vlan_en_reg = 1'b0, is_ip4 = 1'b0, is_ip6 = 1'b0, is_v1 = 1'b0;
+reg [L3B-1:0] l3v = 0;
+reg [IBB-1:0] bthv = 0;
+always @(posedge clk) begin
+    d0_valid_reg <= snap_valid_reg;
+    if (snap_valid_reg) begin
+        d0_len_reg <= snap_len_reg;
+        d0_eth_reg <= {eth_dst, eth_src};
+        d0_vlan_reg <= {vlan_pcp, vlan_dei, vlan_vid};
+        d0_vlan_en_reg <= vlan_en;
+        is_ip4 <= s_ip4;
+        is_ip6 <= s_ip6;
+        is_v1 <= s_v1;
+        l3v <= s_l3;
+        bthv <= s_ib;
+    end
+    if (rst)
+        d0_valid_reg <= 1'b0;
+end
+wire [PW-1:0] l3_off = d0_vlan_en_reg ? P_ETH_VLAN : P_ETH;
 
 // IPv4
-wire [3:0] ip4_version = l3v[TOP-`FROCE_IPV4_VERSION_OFF -: `FROCE_IPV4_VERSION_W];
-wire [3:0] ip4_ihl = l3v[TOP-`FROCE_IPV4_IHL_OFF -: `FROCE_IPV4_IHL_W];
-wire [7:0] ip4_tos = l3v[TOP-`FROCE_IPV4_TOS_OFF -: `FROCE_IPV4_TOS_W];
-wire [15:0] ip4_total_len = l3v[TOP-`FROCE_IPV4_TOTAL_LEN_OFF -: `FROCE_IPV4_TOTAL_LEN_W];
-wire [15:0] ip4_id = l3v[TOP-`FROCE_IPV4_ID_OFF -: `FROCE_IPV4_ID_W];
-wire [2:0] ip4_flags = l3v[TOP-`FROCE_IPV4_FLAGS_OFF -: `FROCE_IPV4_FLAGS_W];
-wire [12:0] ip4_frag_off = l3v[TOP-`FROCE_IPV4_FRAG_OFF_OFF -: `FROCE_IPV4_FRAG_OFF_W];
-wire [7:0] ip4_ttl = l3v[TOP-`FROCE_IPV4_TTL_OFF -: `FROCE_IPV4_TTL_W];
-wire [7:0] ip4_protocol = l3v[TOP-`FROCE_IPV4_PROTOCOL_OFF -: `FROCE_IPV4_PROTOCOL_W];
-wire [31:0] ip4_src = l3v[TOP-`FROCE_IPV4_SRC_OFF -: `FROCE_IPV4_SRC_W];
-wire [31:0] ip4_dst = l3v[TOP-`FROCE_IPV4_DST_OFF -: `FROCE_IPV4_DST_W];
+wire [3:0] ip4_version = l3v[T3-`FROCE_IPV4_VERSION_OFF -: `FROCE_IPV4_VERSION_W];
+wire [3:0] ip4_ihl = l3v[T3-`FROCE_IPV4_IHL_OFF -: `FROCE_IPV4_IHL_W];
+wire [7:0] ip4_tos = l3v[T3-`FROCE_IPV4_TOS_OFF -: `FROCE_IPV4_TOS_W];
+wire [15:0] ip4_total_len = l3v[T3-`FROCE_IPV4_TOTAL_LEN_OFF -: `FROCE_IPV4_TOTAL_LEN_W];
+wire [15:0] ip4_id = l3v[T3-`FROCE_IPV4_ID_OFF -: `FROCE_IPV4_ID_W];
+wire [2:0] ip4_flags = l3v[T3-`FROCE_IPV4_FLAGS_OFF -: `FROCE_IPV4_FLAGS_W];
+wire [12:0] ip4_frag_off = l3v[T3-`FROCE_IPV4_FRAG_OFF_OFF -: `FROCE_IPV4_FRAG_OFF_W];
+wire [7:0] ip4_ttl = l3v[T3-`FROCE_IPV4_TTL_OFF -: `FROCE_IPV4_TTL_W];
+wire [7:0] ip4_protocol = l3v[T3-`FROCE_IPV4_PROTOCOL_OFF -: `FROCE_IPV4_PROTOCOL_W];
+wire [31:0] ip4_src = l3v[T3-`FROCE_IPV4_SRC_OFF -: `FROCE_IPV4_SRC_W];
+wire [31:0] ip4_dst = l3v[T3-`FROCE_IPV4_DST_OFF -: `FROCE_IPV4_DST_W];
 
 // IPv6 and the RoCE v1 GRH share one layout
-wire [3:0] ip6_version = l3v[TOP-`FROCE_IPV6_VERSION_OFF -: `FROCE_IPV6_VERSION_W];
-wire [7:0] ip6_tclass = l3v[TOP-`FROCE_IPV6_TCLASS_OFF -: `FROCE_IPV6_TCLASS_W];
-wire [19:0] ip6_flow = l3v[TOP-`FROCE_IPV6_FLOW_LABEL_OFF -: `FROCE_IPV6_FLOW_LABEL_W];
-wire [15:0] ip6_payload_len = l3v[TOP-`FROCE_IPV6_PAYLOAD_LEN_OFF -: `FROCE_IPV6_PAYLOAD_LEN_W];
-wire [7:0] ip6_next = l3v[TOP-`FROCE_IPV6_NEXT_HDR_OFF -: `FROCE_IPV6_NEXT_HDR_W];
-wire [7:0] ip6_hop = l3v[TOP-`FROCE_IPV6_HOP_LIMIT_OFF -: `FROCE_IPV6_HOP_LIMIT_W];
-wire [127:0] ip6_src = l3v[TOP-`FROCE_IPV6_SRC_OFF -: `FROCE_IPV6_SRC_W];
-wire [127:0] ip6_dst = l3v[TOP-`FROCE_IPV6_DST_OFF -: `FROCE_IPV6_DST_W];
+wire [3:0] ip6_version = l3v[T3-`FROCE_IPV6_VERSION_OFF -: `FROCE_IPV6_VERSION_W];
+wire [7:0] ip6_tclass = l3v[T3-`FROCE_IPV6_TCLASS_OFF -: `FROCE_IPV6_TCLASS_W];
+wire [19:0] ip6_flow = l3v[T3-`FROCE_IPV6_FLOW_LABEL_OFF -: `FROCE_IPV6_FLOW_LABEL_W];
+wire [15:0] ip6_payload_len = l3v[T3-`FROCE_IPV6_PAYLOAD_LEN_OFF -: `FROCE_IPV6_PAYLOAD_LEN_W];
+wire [7:0] ip6_next = l3v[T3-`FROCE_IPV6_NEXT_HDR_OFF -: `FROCE_IPV6_NEXT_HDR_W];
+wire [7:0] ip6_hop = l3v[T3-`FROCE_IPV6_HOP_LIMIT_OFF -: `FROCE_IPV6_HOP_LIMIT_W];
+wire [127:0] ip6_src = l3v[T3-`FROCE_IPV6_SRC_OFF -: `FROCE_IPV6_SRC_W];
+wire [127:0] ip6_dst = l3v[T3-`FROCE_IPV6_DST_OFF -: `FROCE_IPV6_DST_W];
 
-wire is_ip4 = l3_type == `FROCE_ETHERTYPE_IPV4;
-wire is_ip6 = l3_type == `FROCE_ETHERTYPE_IPV6;
-wire is_v1 = l3_type == `FROCE_ETHERTYPE_ROCE;
 
 wire [159:0] ip4_hdr_bytes;
 generate
     for (g = 0; g < `FROCE_IPV4_LEN; g = g + 1) begin : g_ip4_bytes
-        assign ip4_hdr_bytes[8*g +: 8] = l3v[TOP-8*g -: 8];
+        assign ip4_hdr_bytes[8*g +: 8] = l3v[T3-8*g -: 8];
     end
 endgenerate
 
@@ -321,24 +359,27 @@ froce_ipv4_csum u_ip4_csum (
 );
 
 // UDP (v2)
-wire [HB-1:0] udpv = is_ip4 ? l3v << (8 * `FROCE_IPV4_LEN) : l3v << (8 * `FROCE_IPV6_LEN);
-wire [15:0] udp_sport = udpv[TOP-`FROCE_UDP_SPORT_OFF -: `FROCE_UDP_SPORT_W];
-wire [15:0] udp_dport = udpv[TOP-`FROCE_UDP_DPORT_OFF -: `FROCE_UDP_DPORT_W];
-wire [15:0] udp_len = udpv[TOP-`FROCE_UDP_LEN_OFF -: `FROCE_UDP_LEN_W];
+localparam UB = 8 * `FROCE_UDP_LEN;
+localparam TU = UB - 1;
+wire [UB-1:0] udpv = is_ip4 ? l3v[T3-8*`FROCE_IPV4_LEN -: UB] : l3v[T3-8*`FROCE_IPV6_LEN -: UB];
+wire [15:0] udp_sport = udpv[TU-`FROCE_UDP_SPORT_OFF -: `FROCE_UDP_SPORT_W];
+wire [15:0] udp_dport = udpv[TU-`FROCE_UDP_DPORT_OFF -: `FROCE_UDP_DPORT_W];
+wire [15:0] udp_len = udpv[TU-`FROCE_UDP_LEN_OFF -: `FROCE_UDP_LEN_W];
+// rxe sends UDP checksum 0 and RoCE v2 allows it; the ICRC covers the packet
+wire [15:0] unused_udp_csum = udpv[TU-`FROCE_UDP_CHECKSUM_OFF -: `FROCE_UDP_CHECKSUM_W];
 
 // BTH
-wire [HB-1:0] bthv = is_v1 ? l3v << (8 * `FROCE_GRH_LEN) : udpv << (8 * `FROCE_UDP_LEN);
-wire [7:0] bth_opcode = bthv[TOP-`FROCE_BTH_OPCODE_OFF -: `FROCE_BTH_OPCODE_W];
-wire bth_se = bthv[TOP-`FROCE_BTH_SE_OFF];
-wire bth_m = bthv[TOP-`FROCE_BTH_M_OFF];
-wire [1:0] bth_padcnt = bthv[TOP-`FROCE_BTH_PADCNT_OFF -: `FROCE_BTH_PADCNT_W];
-wire [3:0] bth_tver = bthv[TOP-`FROCE_BTH_TVER_OFF -: `FROCE_BTH_TVER_W];
-wire [15:0] bth_pkey = bthv[TOP-`FROCE_BTH_PKEY_OFF -: `FROCE_BTH_PKEY_W];
-wire bth_fecn = bthv[TOP-`FROCE_BTH_FECN_OFF];
-wire bth_becn = bthv[TOP-`FROCE_BTH_BECN_OFF];
-wire [23:0] bth_dqpn = bthv[TOP-`FROCE_BTH_DQPN_OFF -: `FROCE_BTH_DQPN_W];
-wire bth_ackreq = bthv[TOP-`FROCE_BTH_ACKREQ_OFF];
-wire [23:0] bth_psn = bthv[TOP-`FROCE_BTH_PSN_OFF -: `FROCE_BTH_PSN_W];
+wire [7:0] bth_opcode = bthv[TI-`FROCE_BTH_OPCODE_OFF -: `FROCE_BTH_OPCODE_W];
+wire bth_se = bthv[TI-`FROCE_BTH_SE_OFF];
+wire bth_m = bthv[TI-`FROCE_BTH_M_OFF];
+wire [1:0] bth_padcnt = bthv[TI-`FROCE_BTH_PADCNT_OFF -: `FROCE_BTH_PADCNT_W];
+wire [3:0] bth_tver = bthv[TI-`FROCE_BTH_TVER_OFF -: `FROCE_BTH_TVER_W];
+wire [15:0] bth_pkey = bthv[TI-`FROCE_BTH_PKEY_OFF -: `FROCE_BTH_PKEY_W];
+wire bth_fecn = bthv[TI-`FROCE_BTH_FECN_OFF];
+wire bth_becn = bthv[TI-`FROCE_BTH_BECN_OFF];
+wire [23:0] bth_dqpn = bthv[TI-`FROCE_BTH_DQPN_OFF -: `FROCE_BTH_DQPN_W];
+wire bth_ackreq = bthv[TI-`FROCE_BTH_ACKREQ_OFF];
+wire [23:0] bth_psn = bthv[TI-`FROCE_BTH_PSN_OFF -: `FROCE_BTH_PSN_W];
 
 wire op_valid, has_reth, has_aeth, has_deth, has_immdt, has_ieth;
 wire has_atomiceth, has_atomicacketh, has_payload;
@@ -364,7 +405,7 @@ froce_opcode_info u_opcode_info (
 // (after AETH) and ImmDt (after DETH or RETH when present)
 localparam EXT_BITS = 8 * `FROCE_ATOMICETH_LEN;  // the longest extension-header run
 localparam ET = EXT_BITS - 1;
-wire [EXT_BITS-1:0] extv = bthv[TOP-8*`FROCE_BTH_LEN -: EXT_BITS];
+wire [EXT_BITS-1:0] extv = bthv[TI-8*`FROCE_BTH_LEN -: EXT_BITS];
 
 wire [63:0] reth_va = extv[ET-`FROCE_RETH_VA_OFF -: `FROCE_RETH_VA_W];
 wire [31:0] reth_rkey = extv[ET-`FROCE_RETH_RKEY_OFF -: `FROCE_RETH_RKEY_W];
@@ -391,9 +432,18 @@ wire [PW-1:0] pay_off = bth_off + P_BTH + {{(PW-6){1'b0}}, ext_len};
 wire [PW-1:0] l3_len = is_ip4 ? {{(PW-16){1'b0}}, ip4_total_len} :
                        {{(PW-16){1'b0}}, ip6_payload_len} + P_IPV6;
 wire [PW-1:0] icrc_end = l3_off + l3_len;
-wire [PW-1:0] pay_start_pad = pay_off + {{(PW-2){1'b0}}, bth_padcnt} + P_ICRC;
-wire length_short = icrc_end < pay_start_pad;
-wire [PW-1:0] pay_len_full = icrc_end - pay_start_pad;
+// payload = what the L3 length leaves after L3/UDP, BTH, extension headers,
+// pad and ICRC; the opcode-independent part first, so the opcode table is
+// not in series with two adders
+localparam [PW-1:0] P_V4_FIXED = `FROCE_IPV4_LEN + `FROCE_UDP_LEN + `FROCE_BTH_LEN + 4;
+localparam [PW-1:0] P_V6_FIXED = `FROCE_IPV6_LEN + `FROCE_UDP_LEN + `FROCE_BTH_LEN + 4;
+localparam [PW-1:0] P_V1_FIXED = `FROCE_GRH_LEN + `FROCE_BTH_LEN + 4;
+wire [PW-1:0] fixed_len = is_ip4 ? P_V4_FIXED : is_v1 ? P_V1_FIXED : P_V6_FIXED;
+wire [PW:0] rest = {1'b0, l3_len} - {1'b0, fixed_len};
+wire [PW:0] var_len = {{(PW-5){1'b0}}, ext_len} + {{(PW-1){1'b0}}, bth_padcnt};
+wire [PW:0] pay_diff = rest - var_len;
+wire length_short = pay_diff[PW];
+wire [PW-1:0] pay_len_full = pay_diff[PW-1:0];
 wire [15:0] pay_len = pay_len_full[15:0];
 wire [15:0] ip4_udp_len = ip4_total_len - P_IPV4[15:0];
 wire udp_len_ok = is_ip4 ? udp_len == ip4_udp_len : udp_len == ip6_payload_len;
@@ -403,22 +453,27 @@ wire ip4_udp = ip4_version == 4'd4 && ip4_ihl == 4'd5 && !ip4_flags[0] &&
                ip4_frag_off == 13'd0 && ip4_protocol == `FROCE_IPPROTO_UDP;
 wire ip6_udp = ip6_version == 4'd6 && ip6_next == `FROCE_IPPROTO_UDP;
 wire roce_port = udp_dport == `FROCE_UDP_PORT_ROCE;
-wire c_short_l2 = snap_len_reg < l3_off;
-wire c_short_ip4 = is_ip4 && snap_len_reg < l3_off + P_IPV4;
-wire c_short_udp = ((is_ip4 && ip4_udp) || (is_ip6 && ip6_udp)) && snap_len_reg < udp_off + P_UDP;
-wire c_short_ip6 = (is_ip6 || is_v1) && snap_len_reg < l3_off + P_IPV6;
+wire c_short_l2 = d0_len_reg < l3_off;
+wire c_short_ip4 = is_ip4 && d0_len_reg < l3_off + P_IPV4;
+wire c_short_udp = ((is_ip4 && ip4_udp) || (is_ip6 && ip6_udp)) && d0_len_reg < udp_off + P_UDP;
+wire c_short_ip6 = (is_ip6 || is_v1) && d0_len_reg < l3_off + P_IPV6;
 wire c_v2_ip4 = is_ip4 && ip4_udp && roce_port;
 wire c_v2_ip6 = is_ip6 && ip6_udp && roce_port;
 wire c_v1_bad = is_v1 && (ip6_version != 4'd6 || ip6_next != `FROCE_GRH_NXTHDR_BTH);
 wire c_ip4_csum = is_ip4 && !ip4_csum_ok;
 wire c_udp_len = !is_v1 && !udp_len_ok;
-wire c_short_bth = snap_len_reg < bth_off + P_BTH;
+wire c_short_bth = d0_len_reg < bth_off + P_BTH;
 wire c_tver = bth_tver != `FROCE_BTH_TVER;
 wire c_opcode = !op_valid;
-wire c_short_ext = snap_len_reg < pay_off;
+wire c_short_ext = d0_len_reg < pay_off;
 wire c_length = length_short || (!has_payload && (pay_len != 16'd0 || bth_padcnt != 2'd0));
 wire c_big = pay_len_full > P_MAX_PAYLOAD;
 
+wire [47:0] r_eth_dst = d0_eth_reg[95:48];
+wire [47:0] r_eth_src = d0_eth_reg[47:0];
+wire [2:0] r_vlan_pcp = d0_vlan_reg[15:13];
+wire r_vlan_dei = d0_vlan_reg[12];
+wire [11:0] r_vlan_vid = d0_vlan_reg[11:0];
 wire [2:0] kind = c_v2_ip4 ? `FROCE_KIND_ROCE_V2_IPV4 :
                   c_v2_ip6 ? `FROCE_KIND_ROCE_V2_IPV6 :
                   is_v1 ? `FROCE_KIND_ROCE_V1 : `FROCE_KIND_NOT_ROCE;
@@ -430,12 +485,12 @@ reg [RW-1:0] d_rhdr;
 always @* begin
     d_rhdr = {RW{1'b0}};
     d_rhdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W] = kind;
-    d_rhdr[`FROCE_RHDR_VLAN_EN_LSB] = vlan_en;
-    d_rhdr[`FROCE_RHDR_VLAN_PCP_LSB +: `FROCE_RHDR_VLAN_PCP_W] = vlan_en ? vlan_pcp : 3'd0;
-    d_rhdr[`FROCE_RHDR_VLAN_DEI_LSB] = vlan_en && vlan_dei;
-    d_rhdr[`FROCE_RHDR_VLAN_VID_LSB +: `FROCE_RHDR_VLAN_VID_W] = vlan_en ? vlan_vid : 12'd0;
-    d_rhdr[`FROCE_RHDR_ETH_DST_LSB +: `FROCE_RHDR_ETH_DST_W] = eth_dst;
-    d_rhdr[`FROCE_RHDR_ETH_SRC_LSB +: `FROCE_RHDR_ETH_SRC_W] = eth_src;
+    d_rhdr[`FROCE_RHDR_VLAN_EN_LSB] = d0_vlan_en_reg;
+    d_rhdr[`FROCE_RHDR_VLAN_PCP_LSB +: `FROCE_RHDR_VLAN_PCP_W] = d0_vlan_en_reg ? r_vlan_pcp : 3'd0;
+    d_rhdr[`FROCE_RHDR_VLAN_DEI_LSB] = d0_vlan_en_reg && r_vlan_dei;
+    d_rhdr[`FROCE_RHDR_VLAN_VID_LSB +: `FROCE_RHDR_VLAN_VID_W] = d0_vlan_en_reg ? r_vlan_vid : 12'd0;
+    d_rhdr[`FROCE_RHDR_ETH_DST_LSB +: `FROCE_RHDR_ETH_DST_W] = r_eth_dst;
+    d_rhdr[`FROCE_RHDR_ETH_SRC_LSB +: `FROCE_RHDR_ETH_SRC_W] = r_eth_src;
     if (d_roce) begin
         d_rhdr[`FROCE_RHDR_SGID_LSB +: `FROCE_RHDR_SGID_W] = sgid;
         d_rhdr[`FROCE_RHDR_DGID_LSB +: `FROCE_RHDR_DGID_W] = dgid;
@@ -485,53 +540,26 @@ always @* begin
     end
 end
 
-// Per-frame constants that let stage 2 work from its beat counter alone:
-// payload window beats, the keep of the last window, and the beat where the
-// ICRC ends (the CRC runs over the ICRC too and checks the residue)
-wire [PW-1:0] icrc_end_m1 = icrc_end - 1'b1;
-wire [BW-1:0] k_pay_first = pay_off[PW-1:KW];
-// window j starts in beat k_pay_first + j; the last window is j = (len-1)/W
-wire [15:0] pay_len_m1 = pay_len - 1'b1;
-wire [BW-1:0] k_pay_last = k_pay_first + {{(BW-16+KW){1'b0}}, pay_len_m1[15:KW]};
-wire [W-1:0] k_final_keep;
-generate
-    for (g = 1; g < W; g = g + 1) begin : g_final_keep
-        localparam [KW-1:0] LANE = g;
-        assign k_final_keep[g] = LANE <= pay_len_m1[KW-1:0];
-    end
-endgenerate
-assign k_final_keep[0] = 1'b1;
-wire [BW-1:0] k_end_beat = icrc_end_m1[PW-1:KW];
-wire [KW:0] k_end_len = {1'b0, icrc_end_m1[KW-1:0]} + 1'b1;   // bytes of the end beat, 1..W
-wire [KW-1:0] k_pad = ~icrc_end_m1[KW-1:0];                   // zero bytes after them, W - len
-
 // Decode register stage: the checks and constants, then ranked into a verdict
 // as the entry goes into the header FIFO (first failing check wins)
 localparam NCHK = 15;
 reg [RW-1:0] d1_rhdr_reg = 0;
 reg [NCHK-1:0] d1_chk_reg = 0;
-reg [KW-1:0] d1_shift_reg = 0;
-reg [BW-1:0] d1_pay_first_reg = 0, d1_pay_last_reg = 0, d1_end_beat_reg = 0;
-reg d1_pay_any_reg = 1'b0;
-reg [W-1:0] d1_final_keep_reg = 0;
-reg [KW:0] d1_end_len_reg = 0;
-reg [KW-1:0] d1_pad_reg = 0;
+reg [7:0] d1_pay_off_reg = 0;        // never above 106
+reg [15:0] d1_pay_len_reg = 0;
+reg [PW-1:0] d1_icrc_end_reg = 0;
+wire [PW-9:0] unused_pay_off = pay_off[PW-1:8];
 
 always @(posedge clk) begin
-    d1_valid_reg <= snap_valid_reg;
-    if (snap_valid_reg) begin
+    d1_valid_reg <= d0_valid_reg;
+    if (d0_valid_reg) begin
         d1_rhdr_reg <= d_rhdr;
         d1_chk_reg <= {c_short_l2, c_short_ip4, c_short_udp, c_short_ip6, !d_roce, c_v1_bad,
                        c_ip4_csum, c_udp_len, c_short_bth, c_tver, c_opcode, c_short_ext,
                        c_length, c_big, 1'b0};
-        d1_shift_reg <= pay_off[KW-1:0];
-        d1_pay_first_reg <= k_pay_first;
-        d1_pay_last_reg <= k_pay_last;
-        d1_pay_any_reg <= pay_len != 16'd0;
-        d1_final_keep_reg <= k_final_keep;
-        d1_end_beat_reg <= k_end_beat;
-        d1_end_len_reg <= k_end_len;
-        d1_pad_reg <= k_pad;
+        d1_pay_off_reg <= pay_off[7:0];
+        d1_pay_len_reg <= pay_len;
+        d1_icrc_end_reg <= icrc_end;
     end
     if (rst)
         d1_valid_reg <= 1'b0;
@@ -566,12 +594,32 @@ always @* begin
         d1_rhdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: `FROCE_RHDR_PAYLOAD_LEN_W] = 16'd0;
 end
 
+// Per-frame constants that let stage 2 work from its beat counter alone:
+// payload window beats, the keep of the last window, and the beat where the
+// ICRC ends (the CRC runs over the ICRC too and checks the residue)
+wire [PW-1:0] icrc_end_m1 = d1_icrc_end_reg - 1'b1;
+wire [BW-1:0] k_pay_first = {{(BW-8+KW){1'b0}}, d1_pay_off_reg[7:KW]};
+// window j starts in beat k_pay_first + j; the last window is j = (len-1)/W
+wire [15:0] pay_len_m1 = d1_pay_len_reg - 1'b1;
+wire [BW-1:0] k_pay_last = k_pay_first + {{(BW-16+KW){1'b0}}, pay_len_m1[15:KW]};
+wire [W-1:0] k_final_keep;
+generate
+    for (g = 1; g < W; g = g + 1) begin : g_final_keep
+        localparam [KW-1:0] LANE = g;
+        assign k_final_keep[g] = LANE <= pay_len_m1[KW-1:0];
+    end
+endgenerate
+assign k_final_keep[0] = 1'b1;
+wire [BW-1:0] k_end_beat = icrc_end_m1[PW-1:KW];
+wire [KW:0] k_end_len = {1'b0, icrc_end_m1[KW-1:0]} + 1'b1;   // bytes of the end beat, 1..W
+wire [KW-1:0] k_pad = ~icrc_end_m1[KW-1:0];                   // zero bytes after them, W - len
+
 // Header FIFO entry: the bundle and what stage 2 needs besides it
 localparam MW = 4 + KW + 3 * BW + 1 + W + (KW + 1) + KW;
 localparam HFW = MW + RW;
-wire [HFW-1:0] hfifo_wr = {d1_verdict, d1_shift_reg, d1_pay_first_reg, d1_pay_last_reg,
-                           d1_pay_any_reg, d1_final_keep_reg, d1_end_beat_reg, d1_end_len_reg,
-                           d1_pad_reg, d1_rhdr};
+wire [HFW-1:0] hfifo_wr = {d1_verdict, d1_pay_off_reg[KW-1:0], k_pay_first, k_pay_last,
+                           d1_pay_len_reg != 16'd0, k_final_keep, k_end_beat, k_end_len,
+                           k_pad, d1_rhdr};
 wire [HFW-1:0] hfifo_rd;
 
 froce_fifo #(
