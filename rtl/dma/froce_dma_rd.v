@@ -281,7 +281,8 @@ assign m_axi_rready = !dbuf_full;
 
 froce_fifo #(
     .WIDTH(DATA_WIDTH + 2),
-    .DEPTH(BUF_DEPTH)
+    .DEPTH(BUF_DEPTH),
+    .REG_OUT(1)             // synchronous read: the buffer maps to block RAM
 ) dbuf_fifo_inst (
     .clk(clk),
     .rst(rst),
