@@ -5,7 +5,7 @@ BUILD := build
 PCAP_TOOL := $(BUILD)/bin/froce-pcap
 VECTORS ?= $(or $(FROCE_VECTORS),../shared/vectors/rxe)
 
-.PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth clean
+.PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth timing clean
 
 help:
 	@echo "froce — open FPGA RoCE v2 offload NIC"
@@ -18,6 +18,7 @@ help:
 	@echo "  make lint        verilator --lint-only -Wall and iverilog on every RTL module"
 	@echo "  make synth       Yosys synthesis (generic, ECP5, Xilinx) with utilisation table"
 	@echo "  make bench       parser/builder bytes per cycle and Yosys cell counts"
+	@echo "  make timing      place and route on an ECP5-85 (nextpnr), Fmax of parser and builder"
 	@echo "  make gen         regenerate headers from spec/ and the CRC matrices"
 	@echo "  make check-gen   fail if a generated file is out of date"
 	@echo "  make clean       remove $(BUILD)/"
@@ -57,6 +58,9 @@ bench: froce-pcap
 
 synth: check-deps
 	$(PYTHON) scripts/synth.py
+
+timing: check-deps
+	bash scripts/timing.sh
 
 clean:
 	rm -rf $(BUILD)

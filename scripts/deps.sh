@@ -12,7 +12,7 @@ check_only=0
 
 packages=(
 	# build basics
-	build-essential make git pkg-config python3 python3-scapy
+	build-essential make git pkg-config python3 python3-scapy python3-venv
 	# RTL: simulation, lint, synthesis
 	verilator iverilog yosys
 	# soft core firmware

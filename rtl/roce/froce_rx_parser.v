@@ -342,21 +342,34 @@ wire [127:0] ip6_src = l3v[T3-`FROCE_IPV6_SRC_OFF -: `FROCE_IPV6_SRC_W];
 wire [127:0] ip6_dst = l3v[T3-`FROCE_IPV6_DST_OFF -: `FROCE_IPV6_DST_W];
 
 
-wire [159:0] ip4_hdr_bytes;
+wire unused_ip4_bits = ip4_flags[2];
+
+// IPv4 header checksum check, split over the two decode stages: stage 0 adds
+// each half of the ten 16-bit words, stage 1 adds the halves. The header is
+// right when the ones-complement sum is 0xFFFF, i.e. when the plain sum is a
+// non-zero multiple of 0xFFFF (at most ten of them for ten words).
+wire [18:0] s_ip4_half_a = {3'd0, s_l3[T3 -: 16]} + {3'd0, s_l3[T3-16 -: 16]} +
+                           {3'd0, s_l3[T3-32 -: 16]} + {3'd0, s_l3[T3-48 -: 16]} +
+                           {3'd0, s_l3[T3-64 -: 16]};
+wire [18:0] s_ip4_half_b = {3'd0, s_l3[T3-80 -: 16]} + {3'd0, s_l3[T3-96 -: 16]} +
+                           {3'd0, s_l3[T3-112 -: 16]} + {3'd0, s_l3[T3-128 -: 16]} +
+                           {3'd0, s_l3[T3-144 -: 16]};
+reg [18:0] ip4_half_a_reg = 0, ip4_half_b_reg = 0;
+always @(posedge clk) begin
+    if (snap_valid_reg) begin
+        ip4_half_a_reg <= s_ip4_half_a;
+        ip4_half_b_reg <= s_ip4_half_b;
+    end
+end
+wire [19:0] ip4_word_sum = {1'b0, ip4_half_a_reg} + {1'b0, ip4_half_b_reg};
+wire [10:1] ip4_sum_is;
 generate
-    for (g = 0; g < `FROCE_IPV4_LEN; g = g + 1) begin : g_ip4_bytes
-        assign ip4_hdr_bytes[8*g +: 8] = l3v[T3-8*g -: 8];
+    for (g = 1; g <= 10; g = g + 1) begin : g_ip4_sum
+        localparam [19:0] MULTIPLE = g * 20'hFFFF;
+        assign ip4_sum_is[g] = ip4_word_sum == MULTIPLE;
     end
 endgenerate
-
-wire unused_ip4_bits = ip4_flags[2];
-wire [15:0] unused_ip4_sum;
-wire ip4_csum_ok;
-froce_ipv4_csum u_ip4_csum (
-    .header(ip4_hdr_bytes),
-    .sum(unused_ip4_sum),
-    .valid(ip4_csum_ok)
-);
+wire ip4_csum_ok = |ip4_sum_is;
 
 // UDP (v2)
 localparam UB = 8 * `FROCE_UDP_LEN;
