@@ -109,12 +109,13 @@ localparam [$clog2(DFIFO_DEPTH):0] DFIFO_LIMIT = DFIFO_LIMIT_32[$clog2(DFIFO_DEP
 localparam HCW = $clog2(HFIFO_DEPTH) + 1;        // header credit arithmetic is HCW+1 bits
 localparam [HCW:0] HFIFO_LIMIT = HFIFO_DEPTH[HCW:0];
 
-initial begin
-    if (W < 8 || W > 64 || (1 << KW) != W) begin
-        $display("froce_rx_parser: DATA_WIDTH must be 64, 128, 256 or 512");
-        $finish;
+// Parameter check that stops elaboration in Verilator, Icarus and Yosys
+// alike: an unsupported width instantiates a module that does not exist.
+generate
+    if (W < 8 || W > 64 || (1 << KW) != W) begin : g_bad_width
+        froce_rx_parser_DATA_WIDTH_must_be_64_128_256_or_512 u_bad_width ();
     end
-end
+endgenerate
 
 function [KW:0] keep_count;
     input [W-1:0] keep;

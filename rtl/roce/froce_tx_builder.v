@@ -75,12 +75,13 @@ localparam [PW-1:0] P_W = W[PW-1:0];
 localparam [PW-1:0] P_ICRC = 4;
 localparam [BW-1:0] B_HDR_BEATS = HDR_BEATS[BW-1:0];
 
-initial begin
-    if (W < 8 || W > 64 || (1 << KW) != W) begin
-        $display("froce_tx_builder: DATA_WIDTH must be 64, 128, 256 or 512");
-        $finish;
+// Parameter check that stops elaboration in Verilator, Icarus and Yosys
+// alike: an unsupported width instantiates a module that does not exist.
+generate
+    if (W < 8 || W > 64 || (1 << KW) != W) begin : g_bad_width
+        froce_tx_builder_DATA_WIDTH_must_be_64_128_256_or_512 u_bad_width ();
     end
-end
+endgenerate
 
 /* ------------------------------------------------------------------------
  * Stage A: the header bytes and lengths of the next frame
