@@ -38,10 +38,13 @@
  * Structure: stage 1 captures the first HDR_BEATS beats of each frame and
  * decodes them while the beats wait in a FIFO, each stored together with the
  * beat that follows it (a one-beat look-ahead, so every payload output beat is
- * formed from one FIFO entry and no flush cycle is needed at frame end). Stage 2
- * runs the ICRC over the raw beats with the masks of froce_icrc_mask, realigns
- * the payload and forms the verdict. The input accepts one beat per cycle with
- * no gap between frames unless the outputs push back.
+ * formed from one FIFO entry and no flush cycle is needed at frame end); the
+ * decode takes two register stages. Stage 2 (three register stages) realigns
+ * the payload, runs the CRC over the raw beats masked by froce_icrc_mask and
+ * through the ICRC itself, and checks the register against the CRC residue
+ * shifted by the last beat's zero padding. The input accepts one beat per
+ * cycle with no gap between frames unless the outputs push back.
+ * docs/roce-header-engine.md has the details.
  */
 module froce_rx_parser #(
     parameter DATA_WIDTH = 64,              // stream width in bits, 64..512
