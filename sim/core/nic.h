@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// One simulated froce NIC: the Verilated froce_core (DATA_WIDTH 64), its host
+// memory (froce_sim::AxiMem) and the drivers for every other port of the core:
+// the internal control bus, the BAR2 doorbell window (AXI4-Lite writes), the
+// Ethernet ports and the MSI-X request port.
+//
+// Clocking (the protocol of tests/rtl/dma/tb_dma.cpp): tick() sets every input
+// of the core for this cycle with the clock low (memory slave outputs from
+// AxiMem::drive, control bus, doorbell write, Ethernet RX beat, ready signals),
+// evaluates, samples the outputs and the handshakes of the cycle, lets the
+// memory model sample its handshakes (AxiMem::clock), then raises and lowers
+// the clock.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "axi_mem.h"
+#include "ctl_bus.h"
+#include "status.h"
+
+namespace froce_sim {
+
+struct NicConfig {
+    std::string name = "A";          // in messages
+    uint64_t seed = 1;               // X-initialisation, back-pressure
+    AxiMemConfig mem;                // host memory (data_bytes is forced to 8)
+    unsigned tx_ready_pct = 100;     // % of cycles m_eth_tx_tready is high (outside the gap)
+    unsigned tx_gap = 3;             // cycles tready stays low after a frame's last beat
+                                     // (preamble + FCS + IFG = 24 bytes = 3 beats at 10G)
+    unsigned rx_gap = 0;             // idle cycles between frames into s_eth_rx
+    uint64_t ctl_timeout = 200000;   // cycles a control access may wait for ready / rvalid
+    int x_init = 2;                  // Verilator randReset: 0 zeros, 1 ones, 2 random (seeded)
+    unsigned reset_cycles = 16;
+};
+
+struct NicStats {
+    uint64_t cycles = 0;
+    uint64_t tx_frames = 0, tx_bytes = 0, rx_frames = 0, rx_bytes = 0;
+    uint64_t ctl_writes = 0, ctl_reads = 0, ctl_stray_rvalid = 0;
+    uint64_t doorbells = 0, doorbell_bresp_err = 0;
+    uint64_t msix = 0;
+    std::vector<uint64_t> msix_per_vector = std::vector<uint64_t>(32, 0);
+    uint64_t tx_keep_errors = 0;     // TX beats with a tkeep that is not 1..1 from bit 0
+};
+
+struct Doorbell {
+    uint32_t page = 0;   // UAR page
+    uint32_t slot = 0;   // 8-byte slot in the page
+    uint64_t value = 0;
+};
+
+class Nic {
+public:
+    // Geometry of the build (froce_core defaults).
+    static constexpr unsigned kNumUars = 256;
+    static constexpr unsigned kDataBytes = 8;
+
+    explicit Nic(const NicConfig &cfg);
+    ~Nic();
+    Nic(const Nic &) = delete;
+    Nic &operator=(const Nic &) = delete;
+
+    const NicConfig &config() const { return cfg_; }
+    const std::string &name() const { return cfg_.name; }
+
+    // rst high for cfg.reset_cycles cycles, every input idle; host memory untouched.
+    void reset();
+    // One clock cycle of this NIC only.
+    void tick();
+    uint64_t cycle() const { return stats_.cycles; }
+
+    // What the blocking calls below (ctl_*, wait_doorbells) use to let time
+    // pass. Default: tick() this NIC. froce-sim installs its lockstep step so
+    // that the other NIC and the wires advance too.
+    void set_stepper(std::function<void()> f) { stepper_ = std::move(f); }
+    void advance() {
+        if (stepper_) stepper_();
+        else tick();
+    }
+
+    // ---- internal control bus (blocking; byte offsets in the CTL_* map) ----
+    Status ctl_write32(uint32_t byte_off, uint32_t v);
+    Status ctl_read32(uint32_t byte_off, uint32_t *v);
+
+    // ---- BAR2 doorbells (queued, written in order by the AXI4-Lite master) ----
+    Status doorbell(uint32_t uar_page, uint32_t slot, uint64_t value);
+    size_t doorbells_pending() const { return db_q_.size(); }
+    // Waits (advance()) until every queued doorbell got its B response.
+    Status wait_doorbells(uint64_t max_cycles);
+
+    // ---- Ethernet ----
+    void rx_push(std::vector<uint8_t> frame) { rx_q_.push_back(std::move(frame)); }
+    size_t rx_pending() const { return rx_q_.size(); }   // frames not fully taken yet
+    bool tx_pop(std::vector<uint8_t> *frame);            // next complete frame sent
+    bool tx_busy() const { return !tx_cur_.empty(); }    // a frame is half-way out
+
+    // ---- host memory ----
+    AxiMem &mem() { return mem_; }
+    const AxiMem &mem() const { return mem_; }
+
+    const NicStats &stats() const { return stats_; }
+    // One line on the state of the ports, for timeout messages.
+    std::string port_state() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    NicConfig cfg_;
+    AxiMem mem_;
+    AxiMemPins pins_;
+    std::function<void()> stepper_;
+    NicStats stats_;
+    std::mt19937_64 rng_;
+
+    CtlMaster ctl_;   // control bus master: one access in flight
+
+    // doorbell master
+    std::deque<Doorbell> db_q_;
+    bool db_aw_done_ = false, db_w_done_ = false;
+    std::string db_error_;
+
+    // Ethernet
+    std::deque<std::vector<uint8_t>> rx_q_;
+    size_t rx_off_ = 0;
+    unsigned rx_gap_left_ = 0;
+    std::vector<uint8_t> tx_cur_;
+    std::deque<std::vector<uint8_t>> tx_done_;
+    unsigned tx_gap_left_ = 0;
+};
+
+}  // namespace froce_sim
