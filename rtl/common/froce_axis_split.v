@@ -28,11 +28,13 @@
  *   - packet shorter: once its tlast beat is used, the remaining bytes of the
  *     current piece and of the packet's later pieces are zeros (every piece
  *     still has exactly len bytes).
- *   Either way err_mismatch is high for one cycle, once per such packet: one
- *   cycle after the discarded tlast beat is taken (longer), or after the last
- *   command of the packet is finished (shorter). A packet counts as
- *   mismatched when its byte count differs from the sum of its command
- *   lengths. The next command then starts at byte 0 of the next packet.
+ *   Either way err_mismatch is high for one cycle, once per such packet: in
+ *   the cycle after the last discarded beat (the tlast beat) is taken, or,
+ *   when no beat had to be discarded, after the packet's last command is
+ *   finished (its last beat entered the output register or, for len = 0, it
+ *   was consumed). A packet counts as mismatched when its byte count
+ *   differs from the sum of its command lengths. The next command then
+ *   starts at byte 0 of the next packet.
  *
  * Only the tlast beat's tkeep is looked at (bytes below its lowest zero bit);
  * other beats are taken as full whatever their tkeep (caller error).

@@ -7,7 +7,8 @@
 //      are longer than their commands (extra 1, W-1, W, W+1, up to 3000
 //      bytes: discarded) and 10% shorter (down to 0 bytes: zero-filled), some
 //      packets are empty (one beat, tkeep 0), some have junk tkeep on non-last
-//      beats (ignored by contract). Random input and command gaps, random
+//      beats and junk tkeep bits above the tlast beat's first zero bit (both
+//      ignored by contract). Random input and command gaps, random
 //      output back-pressure. Every output beat's bytes, tkeep (exact), tlast
 //      and the zero bytes outside tkeep are checked, so a packet after a
 //      mismatch must come out intact; output stability under back-pressure is
@@ -80,6 +81,8 @@ public:
             pos += k;
             b.last = pos == B;
             b.keep = b.last ? keep_mask(k) : junk_keep ? rng_.u64() & all_keep() : all_keep();
+            // junk tkeep bits above the first zero of the tlast beat: ignored by contract
+            if (b.last && junk_keep) b.keep |= rng_.u64() & all_keep() & ~keep_mask(k + 1);
             in_.push_back(b);
             in_beats_total_++;
         } while (pos < B);
