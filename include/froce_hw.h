@@ -25,7 +25,7 @@
 /* MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register */
 #define FROCE_HW_VERSION				0x00010000
 /* CRC-32 of the spec without doc strings */
-#define FROCE_HW_SPEC_HASH				0xC0CD1F7A
+#define FROCE_HW_SPEC_HASH				0x16243BE3
 #define FROCE_PCI_VENDOR_ID				0x1234
 #define FROCE_PCI_DEVICE_ID				0xF0CE
 #define FROCE_PCI_CLASS_CODE				0x020000
@@ -119,6 +119,21 @@
  * MTT_ENTRY_SIZE; low dword first, the high dword commits the entry
  */
 #define FROCE_MRT_CTL_MTT_OFF				0x800000
+/* control-bus byte offset of the MR/MTT block (MRT_CTL_SPAN bytes) */
+#define FROCE_CTL_MRT_BASE				0x0
+/* control-bus byte offset of QP context q: CTL_QPC_BASE + q * QPC_SIZE */
+#define FROCE_CTL_QPC_BASE				0x1000000
+/* control-bus byte offset of CQ context c: CTL_CQC_BASE + c * CQC_SIZE */
+#define FROCE_CTL_CQC_BASE				0x1400000
+/*
+ * control-bus byte offset of GID table entry g: CTL_GID_BASE + g *
+ * GID_CTX_SIZE
+ */
+#define FROCE_CTL_GID_BASE				0x1800000
+/* control-bus byte offset of the CORE_REGS words */
+#define FROCE_CTL_CORE_BASE				0x1C00000
+/* bytes of the control-bus address space of froce_core */
+#define FROCE_CTL_SPAN					0x2000000
 /* QP number of the GSI QP (QP1); QPN 0 is never used on RoCE */
 #define FROCE_QPN_GSI					1
 /* bits of a QP number on the wire; this device hands out QPNs below 2^16 */
@@ -1440,6 +1455,346 @@
 #define FROCE_MTT_ENTRY_ADDR_W				64
 #define FROCE_MTT_ENTRY_ADDR_MASK			0xFFFFFFFFFFFFFFFFULL
 #define FROCE_MTT_ENTRY_ADDR_LSB			0
+
+/* ---- layout QPC, 128 bytes ---- */
+/*
+ * QP context as the firmware writes it on the control bus. Writing dword 0
+ * commits the staged dwords and applies the LOAD_* actions; the engine keeps
+ * the QP's runtime state (ring indexes, next PSN, expected PSN, MSN) itself.
+ */
+#define FROCE_QPC_SIZE					128
+/* QPC.STATE (FROCE_QP_STATE_*) */
+#define FROCE_QPC_STATE_DW				0
+#define FROCE_QPC_STATE_SHIFT				0
+#define FROCE_QPC_STATE_W				4
+#define FROCE_QPC_STATE_MASK				0x0000000FU
+#define FROCE_QPC_STATE_LSB				0
+/* QPC.TYPE (FROCE_QP_TYPE_*) */
+#define FROCE_QPC_TYPE_DW				0
+#define FROCE_QPC_TYPE_SHIFT				4
+#define FROCE_QPC_TYPE_W				4
+#define FROCE_QPC_TYPE_MASK				0x000000F0U
+#define FROCE_QPC_TYPE_LSB				4
+/* QPC.PATH_MTU (FROCE_MTU_*) */
+#define FROCE_QPC_PATH_MTU_DW				0
+#define FROCE_QPC_PATH_MTU_SHIFT			8
+#define FROCE_QPC_PATH_MTU_W				3
+#define FROCE_QPC_PATH_MTU_MASK				0x00000700U
+#define FROCE_QPC_PATH_MTU_LSB				8
+/* QPC.SIG_ALL: every SQ WQE completes with a CQE */
+#define FROCE_QPC_SIG_ALL_DW				0
+#define FROCE_QPC_SIG_ALL_SHIFT				12
+#define FROCE_QPC_SIG_ALL_W				1
+#define FROCE_QPC_SIG_ALL_MASK				0x00001000U
+#define FROCE_QPC_SIG_ALL_LSB				12
+/*
+ * QPC.LOAD_RESET: action: zero the runtime state (ring indexes, MSN,
+ * outstanding WQEs); reads 0
+ */
+#define FROCE_QPC_LOAD_RESET_DW				0
+#define FROCE_QPC_LOAD_RESET_SHIFT			16
+#define FROCE_QPC_LOAD_RESET_W				1
+#define FROCE_QPC_LOAD_RESET_MASK			0x00010000U
+#define FROCE_QPC_LOAD_RESET_LSB			16
+/* QPC.LOAD_RQ_PSN: action: expected PSN = RQ_PSN; reads 0 */
+#define FROCE_QPC_LOAD_RQ_PSN_DW			0
+#define FROCE_QPC_LOAD_RQ_PSN_SHIFT			17
+#define FROCE_QPC_LOAD_RQ_PSN_W				1
+#define FROCE_QPC_LOAD_RQ_PSN_MASK			0x00020000U
+#define FROCE_QPC_LOAD_RQ_PSN_LSB			17
+/* QPC.LOAD_SQ_PSN: action: next send PSN = SQ_PSN; reads 0 */
+#define FROCE_QPC_LOAD_SQ_PSN_DW			0
+#define FROCE_QPC_LOAD_SQ_PSN_SHIFT			18
+#define FROCE_QPC_LOAD_SQ_PSN_W				1
+#define FROCE_QPC_LOAD_SQ_PSN_MASK			0x00040000U
+#define FROCE_QPC_LOAD_SQ_PSN_LSB			18
+/* QPC.PDN */
+#define FROCE_QPC_PDN_DW				1
+#define FROCE_QPC_PDN_SHIFT				0
+#define FROCE_QPC_PDN_W					24
+#define FROCE_QPC_PDN_MASK				0x00FFFFFFU
+#define FROCE_QPC_PDN_LSB				32
+/* QPC.SCQN: send CQ */
+#define FROCE_QPC_SCQN_DW				2
+#define FROCE_QPC_SCQN_SHIFT				0
+#define FROCE_QPC_SCQN_W				24
+#define FROCE_QPC_SCQN_MASK				0x00FFFFFFU
+#define FROCE_QPC_SCQN_LSB				64
+/* QPC.RCQN: receive CQ */
+#define FROCE_QPC_RCQN_DW				3
+#define FROCE_QPC_RCQN_SHIFT				0
+#define FROCE_QPC_RCQN_W				24
+#define FROCE_QPC_RCQN_MASK				0x00FFFFFFU
+#define FROCE_QPC_RCQN_LSB				96
+/* QPC.DEST_QPN */
+#define FROCE_QPC_DEST_QPN_DW				4
+#define FROCE_QPC_DEST_QPN_SHIFT			0
+#define FROCE_QPC_DEST_QPN_W				24
+#define FROCE_QPC_DEST_QPN_MASK				0x00FFFFFFU
+#define FROCE_QPC_DEST_QPN_LSB				128
+/*
+ * QPC.ACCESS: remote rights the QP grants (qp_access_flags), checked before
+ * the MR's (FROCE_ACCESS_*)
+ */
+#define FROCE_QPC_ACCESS_DW				4
+#define FROCE_QPC_ACCESS_SHIFT				24
+#define FROCE_QPC_ACCESS_W				8
+#define FROCE_QPC_ACCESS_MASK				0xFF000000U
+#define FROCE_QPC_ACCESS_LSB				152
+/* QPC.QKEY */
+#define FROCE_QPC_QKEY_DW				5
+#define FROCE_QPC_QKEY_SHIFT				0
+#define FROCE_QPC_QKEY_W				32
+#define FROCE_QPC_QKEY_MASK				0xFFFFFFFFU
+#define FROCE_QPC_QKEY_LSB				160
+/* QPC.SQ_LOG_SIZE: log2 SQ WQEs */
+#define FROCE_QPC_SQ_LOG_SIZE_DW			6
+#define FROCE_QPC_SQ_LOG_SIZE_SHIFT			0
+#define FROCE_QPC_SQ_LOG_SIZE_W				5
+#define FROCE_QPC_SQ_LOG_SIZE_MASK			0x0000001FU
+#define FROCE_QPC_SQ_LOG_SIZE_LSB			192
+/* QPC.SQ_WQE_SHIFT: log2 bytes per SQ WQE, WQE_SHIFT_MIN..WQE_SHIFT_MAX */
+#define FROCE_QPC_SQ_WQE_SHIFT_DW			6
+#define FROCE_QPC_SQ_WQE_SHIFT_SHIFT			8
+#define FROCE_QPC_SQ_WQE_SHIFT_W			4
+#define FROCE_QPC_SQ_WQE_SHIFT_MASK			0x00000F00U
+#define FROCE_QPC_SQ_WQE_SHIFT_LSB			200
+/* QPC.RQ_LOG_SIZE: log2 RQ WQEs */
+#define FROCE_QPC_RQ_LOG_SIZE_DW			6
+#define FROCE_QPC_RQ_LOG_SIZE_SHIFT			16
+#define FROCE_QPC_RQ_LOG_SIZE_W				5
+#define FROCE_QPC_RQ_LOG_SIZE_MASK			0x001F0000U
+#define FROCE_QPC_RQ_LOG_SIZE_LSB			208
+/* QPC.RQ_WQE_SHIFT: log2 bytes per RQ WQE */
+#define FROCE_QPC_RQ_WQE_SHIFT_DW			6
+#define FROCE_QPC_RQ_WQE_SHIFT_SHIFT			24
+#define FROCE_QPC_RQ_WQE_SHIFT_W			4
+#define FROCE_QPC_RQ_WQE_SHIFT_MASK			0x0F000000U
+#define FROCE_QPC_RQ_WQE_SHIFT_LSB			216
+/* QPC.UAR: UAR page whose doorbells may name this QP */
+#define FROCE_QPC_UAR_DW				7
+#define FROCE_QPC_UAR_SHIFT				0
+#define FROCE_QPC_UAR_W					16
+#define FROCE_QPC_UAR_MASK				0x0000FFFFU
+#define FROCE_QPC_UAR_LSB				224
+/*
+ * QPC.RING_KEY: key of the MR (in PDN, LOCAL_WRITE) holding the SQ and RQ
+ * rings
+ */
+#define FROCE_QPC_RING_KEY_DW				8
+#define FROCE_QPC_RING_KEY_SHIFT			0
+#define FROCE_QPC_RING_KEY_W				32
+#define FROCE_QPC_RING_KEY_MASK				0xFFFFFFFFU
+#define FROCE_QPC_RING_KEY_LSB				256
+/* QPC.SQ_VA: SQ ring address in the RING_KEY MR */
+#define FROCE_QPC_SQ_VA_QW				5
+#define FROCE_QPC_SQ_VA_SHIFT				0
+#define FROCE_QPC_SQ_VA_W				64
+#define FROCE_QPC_SQ_VA_MASK				0xFFFFFFFFFFFFFFFFULL
+#define FROCE_QPC_SQ_VA_LSB				320
+/* QPC.RQ_VA: RQ ring address in the RING_KEY MR */
+#define FROCE_QPC_RQ_VA_QW				6
+#define FROCE_QPC_RQ_VA_SHIFT				0
+#define FROCE_QPC_RQ_VA_W				64
+#define FROCE_QPC_RQ_VA_MASK				0xFFFFFFFFFFFFFFFFULL
+#define FROCE_QPC_RQ_VA_LSB				384
+/* QPC.SQ_PSN: first send PSN (LOAD_SQ_PSN) */
+#define FROCE_QPC_SQ_PSN_DW				14
+#define FROCE_QPC_SQ_PSN_SHIFT				0
+#define FROCE_QPC_SQ_PSN_W				24
+#define FROCE_QPC_SQ_PSN_MASK				0x00FFFFFFU
+#define FROCE_QPC_SQ_PSN_LSB				448
+/* QPC.RETRY_CNT */
+#define FROCE_QPC_RETRY_CNT_DW				14
+#define FROCE_QPC_RETRY_CNT_SHIFT			24
+#define FROCE_QPC_RETRY_CNT_W				3
+#define FROCE_QPC_RETRY_CNT_MASK			0x07000000U
+#define FROCE_QPC_RETRY_CNT_LSB				472
+/* QPC.RNR_RETRY: 7 = infinite */
+#define FROCE_QPC_RNR_RETRY_DW				14
+#define FROCE_QPC_RNR_RETRY_SHIFT			28
+#define FROCE_QPC_RNR_RETRY_W				3
+#define FROCE_QPC_RNR_RETRY_MASK			0x70000000U
+#define FROCE_QPC_RNR_RETRY_LSB				476
+/* QPC.RQ_PSN: first expected PSN (LOAD_RQ_PSN) */
+#define FROCE_QPC_RQ_PSN_DW				15
+#define FROCE_QPC_RQ_PSN_SHIFT				0
+#define FROCE_QPC_RQ_PSN_W				24
+#define FROCE_QPC_RQ_PSN_MASK				0x00FFFFFFU
+#define FROCE_QPC_RQ_PSN_LSB				480
+/* QPC.TIMEOUT: ACK timeout 4.096 us * 2^TIMEOUT, 0 = infinite */
+#define FROCE_QPC_TIMEOUT_DW				15
+#define FROCE_QPC_TIMEOUT_SHIFT				24
+#define FROCE_QPC_TIMEOUT_W				5
+#define FROCE_QPC_TIMEOUT_MASK				0x1F000000U
+#define FROCE_QPC_TIMEOUT_LSB				504
+/* QPC.MIN_RNR_TIMER */
+#define FROCE_QPC_MIN_RNR_TIMER_DW			16
+#define FROCE_QPC_MIN_RNR_TIMER_SHIFT			0
+#define FROCE_QPC_MIN_RNR_TIMER_W			5
+#define FROCE_QPC_MIN_RNR_TIMER_MASK			0x0000001FU
+#define FROCE_QPC_MIN_RNR_TIMER_LSB			512
+/* QPC.MAX_RD_ATOMIC */
+#define FROCE_QPC_MAX_RD_ATOMIC_DW			16
+#define FROCE_QPC_MAX_RD_ATOMIC_SHIFT			8
+#define FROCE_QPC_MAX_RD_ATOMIC_W			8
+#define FROCE_QPC_MAX_RD_ATOMIC_MASK			0x0000FF00U
+#define FROCE_QPC_MAX_RD_ATOMIC_LSB			520
+/* QPC.MAX_DEST_RD_ATOMIC */
+#define FROCE_QPC_MAX_DEST_RD_ATOMIC_DW			16
+#define FROCE_QPC_MAX_DEST_RD_ATOMIC_SHIFT		16
+#define FROCE_QPC_MAX_DEST_RD_ATOMIC_W			8
+#define FROCE_QPC_MAX_DEST_RD_ATOMIC_MASK		0x00FF0000U
+#define FROCE_QPC_MAX_DEST_RD_ATOMIC_LSB		528
+/* QPC.CC: reserved for congestion control (ECN/CNP, rate limit); write 0 */
+#define FROCE_QPC_CC_DW					17
+#define FROCE_QPC_CC_SHIFT				0
+#define FROCE_QPC_CC_W					32
+#define FROCE_QPC_CC_MASK				0xFFFFFFFFU
+#define FROCE_QPC_CC_LSB				544
+/* QPC.AV_SGID_INDEX: source GID table index (gives source MAC and IP) */
+#define FROCE_QPC_AV_SGID_INDEX_DW			20
+#define FROCE_QPC_AV_SGID_INDEX_SHIFT			0
+#define FROCE_QPC_AV_SGID_INDEX_W			8
+#define FROCE_QPC_AV_SGID_INDEX_MASK			0x000000FFU
+#define FROCE_QPC_AV_SGID_INDEX_LSB			640
+/* QPC.AV_HOP_LIMIT */
+#define FROCE_QPC_AV_HOP_LIMIT_DW			20
+#define FROCE_QPC_AV_HOP_LIMIT_SHIFT			8
+#define FROCE_QPC_AV_HOP_LIMIT_W			8
+#define FROCE_QPC_AV_HOP_LIMIT_MASK			0x0000FF00U
+#define FROCE_QPC_AV_HOP_LIMIT_LSB			648
+/* QPC.AV_TCLASS: traffic class / TOS including ECN bits */
+#define FROCE_QPC_AV_TCLASS_DW				20
+#define FROCE_QPC_AV_TCLASS_SHIFT			16
+#define FROCE_QPC_AV_TCLASS_W				8
+#define FROCE_QPC_AV_TCLASS_MASK			0x00FF0000U
+#define FROCE_QPC_AV_TCLASS_LSB				656
+/* QPC.AV_NET_TYPE: ROCE_V2_IPV4, ROCE_V2_IPV6 or ROCE_V1 (FROCE_KIND_*) */
+#define FROCE_QPC_AV_NET_TYPE_DW			20
+#define FROCE_QPC_AV_NET_TYPE_SHIFT			24
+#define FROCE_QPC_AV_NET_TYPE_W				3
+#define FROCE_QPC_AV_NET_TYPE_MASK			0x07000000U
+#define FROCE_QPC_AV_NET_TYPE_LSB			664
+/* QPC.AV_VLAN_EN */
+#define FROCE_QPC_AV_VLAN_EN_DW				20
+#define FROCE_QPC_AV_VLAN_EN_SHIFT			31
+#define FROCE_QPC_AV_VLAN_EN_W				1
+#define FROCE_QPC_AV_VLAN_EN_MASK			0x80000000U
+#define FROCE_QPC_AV_VLAN_EN_LSB			671
+/* QPC.AV_FLOW_LABEL */
+#define FROCE_QPC_AV_FLOW_LABEL_DW			21
+#define FROCE_QPC_AV_FLOW_LABEL_SHIFT			0
+#define FROCE_QPC_AV_FLOW_LABEL_W			20
+#define FROCE_QPC_AV_FLOW_LABEL_MASK			0x000FFFFFU
+#define FROCE_QPC_AV_FLOW_LABEL_LSB			672
+/* QPC.AV_UDP_SPORT: RoCE v2 UDP source port; 0 = hardware picks */
+#define FROCE_QPC_AV_UDP_SPORT_DW			22
+#define FROCE_QPC_AV_UDP_SPORT_SHIFT			0
+#define FROCE_QPC_AV_UDP_SPORT_W			16
+#define FROCE_QPC_AV_UDP_SPORT_MASK			0x0000FFFFU
+#define FROCE_QPC_AV_UDP_SPORT_LSB			704
+/* QPC.AV_VLAN_ID */
+#define FROCE_QPC_AV_VLAN_ID_DW				22
+#define FROCE_QPC_AV_VLAN_ID_SHIFT			16
+#define FROCE_QPC_AV_VLAN_ID_W				12
+#define FROCE_QPC_AV_VLAN_ID_MASK			0x0FFF0000U
+#define FROCE_QPC_AV_VLAN_ID_LSB			720
+/* QPC.AV_DMAC: destination MAC (next hop) */
+#define FROCE_QPC_AV_DMAC_QW				12
+#define FROCE_QPC_AV_DMAC_SHIFT				0
+#define FROCE_QPC_AV_DMAC_W				48
+#define FROCE_QPC_AV_DMAC_MASK				0x0000FFFFFFFFFFFFULL
+#define FROCE_QPC_AV_DMAC_LSB				768
+/* QPC.AV_DGID: destination GID, wire order; IPv4 as ::ffff:a.b.c.d */
+#define FROCE_QPC_AV_DGID_BYTE				104
+#define FROCE_QPC_AV_DGID_BYTES				16
+
+/* ---- layout CQC, 32 bytes ---- */
+/*
+ * CQ context on the control bus; writing dword 0 commits it and zeroes the
+ * producer index
+ */
+#define FROCE_CQC_SIZE					32
+/* CQC.LOG_SIZE: log2 CQEs in the ring */
+#define FROCE_CQC_LOG_SIZE_DW				0
+#define FROCE_CQC_LOG_SIZE_SHIFT			0
+#define FROCE_CQC_LOG_SIZE_W				5
+#define FROCE_CQC_LOG_SIZE_MASK				0x0000001FU
+#define FROCE_CQC_LOG_SIZE_LSB				0
+/* CQC.VALID */
+#define FROCE_CQC_VALID_DW				0
+#define FROCE_CQC_VALID_SHIFT				31
+#define FROCE_CQC_VALID_W				1
+#define FROCE_CQC_VALID_MASK				0x80000000U
+#define FROCE_CQC_VALID_LSB				31
+/* CQC.RING_KEY: key of the MR (LOCAL_WRITE) holding the ring */
+#define FROCE_CQC_RING_KEY_DW				1
+#define FROCE_CQC_RING_KEY_SHIFT			0
+#define FROCE_CQC_RING_KEY_W				32
+#define FROCE_CQC_RING_KEY_MASK				0xFFFFFFFFU
+#define FROCE_CQC_RING_KEY_LSB				32
+/* CQC.PDN: PD of the RING_KEY MR */
+#define FROCE_CQC_PDN_DW				2
+#define FROCE_CQC_PDN_SHIFT				0
+#define FROCE_CQC_PDN_W					24
+#define FROCE_CQC_PDN_MASK				0x00FFFFFFU
+#define FROCE_CQC_PDN_LSB				64
+/* CQC.UAR: UAR page whose doorbells may name this CQ */
+#define FROCE_CQC_UAR_DW				3
+#define FROCE_CQC_UAR_SHIFT				0
+#define FROCE_CQC_UAR_W					16
+#define FROCE_CQC_UAR_MASK				0x0000FFFFU
+#define FROCE_CQC_UAR_LSB				96
+/* CQC.EQN */
+#define FROCE_CQC_EQN_DW				3
+#define FROCE_CQC_EQN_SHIFT				16
+#define FROCE_CQC_EQN_W					8
+#define FROCE_CQC_EQN_MASK				0x00FF0000U
+#define FROCE_CQC_EQN_LSB				112
+/* CQC.VA: ring address in the RING_KEY MR */
+#define FROCE_CQC_VA_QW					2
+#define FROCE_CQC_VA_SHIFT				0
+#define FROCE_CQC_VA_W					64
+#define FROCE_CQC_VA_MASK				0xFFFFFFFFFFFFFFFFULL
+#define FROCE_CQC_VA_LSB				128
+
+/* ---- layout GID_CTX, 32 bytes ---- */
+/* GID table entry on the control bus; writing dword 0 commits it */
+#define FROCE_GID_CTX_SIZE				32
+/* GID_CTX.TYPE (FROCE_GID_TYPE_*) */
+#define FROCE_GID_CTX_TYPE_DW				0
+#define FROCE_GID_CTX_TYPE_SHIFT			8
+#define FROCE_GID_CTX_TYPE_W				3
+#define FROCE_GID_CTX_TYPE_MASK				0x00000700U
+#define FROCE_GID_CTX_TYPE_LSB				8
+/* GID_CTX.VLAN_EN */
+#define FROCE_GID_CTX_VLAN_EN_DW			0
+#define FROCE_GID_CTX_VLAN_EN_SHIFT			15
+#define FROCE_GID_CTX_VLAN_EN_W				1
+#define FROCE_GID_CTX_VLAN_EN_MASK			0x00008000U
+#define FROCE_GID_CTX_VLAN_EN_LSB			15
+/* GID_CTX.VLAN_ID */
+#define FROCE_GID_CTX_VLAN_ID_DW			0
+#define FROCE_GID_CTX_VLAN_ID_SHIFT			16
+#define FROCE_GID_CTX_VLAN_ID_W				12
+#define FROCE_GID_CTX_VLAN_ID_MASK			0x0FFF0000U
+#define FROCE_GID_CTX_VLAN_ID_LSB			16
+/* GID_CTX.VALID */
+#define FROCE_GID_CTX_VALID_DW				0
+#define FROCE_GID_CTX_VALID_SHIFT			31
+#define FROCE_GID_CTX_VALID_W				1
+#define FROCE_GID_CTX_VALID_MASK			0x80000000U
+#define FROCE_GID_CTX_VALID_LSB				31
+/* GID_CTX.SMAC */
+#define FROCE_GID_CTX_SMAC_QW				1
+#define FROCE_GID_CTX_SMAC_SHIFT			0
+#define FROCE_GID_CTX_SMAC_W				48
+#define FROCE_GID_CTX_SMAC_MASK				0x0000FFFFFFFFFFFFULL
+#define FROCE_GID_CTX_SMAC_LSB				64
+/* GID_CTX.GID: wire order; IPv4 as ::ffff:a.b.c.d */
+#define FROCE_GID_CTX_GID_BYTE				16
+#define FROCE_GID_CTX_GID_BYTES				16
 
 /* ---- layout WQE_CTRL, 16 bytes ---- */
 /*

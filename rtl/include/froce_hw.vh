@@ -13,7 +13,7 @@
 // MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register
 `define FROCE_HW_VERSION                                     32'h00010000
 // CRC-32 of the spec without doc strings
-`define FROCE_HW_SPEC_HASH                                   32'hC0CD1F7A
+`define FROCE_HW_SPEC_HASH                                   32'h16243BE3
 `define FROCE_PCI_VENDOR_ID                                  16'h1234
 `define FROCE_PCI_DEVICE_ID                                  16'hF0CE
 `define FROCE_PCI_CLASS_CODE                                 24'h020000
@@ -89,6 +89,19 @@
 // offset of MTT entry j in the MR/MTT block: MRT_CTL_MTT_OFF + j *
 // MTT_ENTRY_SIZE; low dword first, the high dword commits the entry
 `define FROCE_MRT_CTL_MTT_OFF                                8388608
+// control-bus byte offset of the MR/MTT block (MRT_CTL_SPAN bytes)
+`define FROCE_CTL_MRT_BASE                                   0
+// control-bus byte offset of QP context q: CTL_QPC_BASE + q * QPC_SIZE
+`define FROCE_CTL_QPC_BASE                                   16777216
+// control-bus byte offset of CQ context c: CTL_CQC_BASE + c * CQC_SIZE
+`define FROCE_CTL_CQC_BASE                                   20971520
+// control-bus byte offset of GID table entry g: CTL_GID_BASE + g *
+// GID_CTX_SIZE
+`define FROCE_CTL_GID_BASE                                   25165824
+// control-bus byte offset of the CORE_REGS words
+`define FROCE_CTL_CORE_BASE                                  29360128
+// bytes of the control-bus address space of froce_core
+`define FROCE_CTL_SPAN                                       33554432
 // QP number of the GSI QP (QP1); QPN 0 is never used on RoCE
 `define FROCE_QPN_GSI                                        1
 // bits of a QP number on the wire; this device hands out QPNs below 2^16
@@ -1166,6 +1179,183 @@
 // MTT_ENTRY.ADDR: DMA address of the page, aligned to the MR page size
 `define FROCE_MTT_ENTRY_ADDR_W                               64
 `define FROCE_MTT_ENTRY_ADDR_LSB                             0
+
+// ---- layout QPC, 128 bytes ----
+// QP context as the firmware writes it on the control bus. Writing dword 0
+// commits the staged dwords and applies the LOAD_* actions; the engine keeps
+// the QP's runtime state (ring indexes, next PSN, expected PSN, MSN) itself.
+`define FROCE_QPC_SIZE                                       128
+// QPC.STATE (FROCE_QP_STATE_*)
+`define FROCE_QPC_STATE_W                                    4
+`define FROCE_QPC_STATE_LSB                                  0
+// QPC.TYPE (FROCE_QP_TYPE_*)
+`define FROCE_QPC_TYPE_W                                     4
+`define FROCE_QPC_TYPE_LSB                                   4
+// QPC.PATH_MTU (FROCE_MTU_*)
+`define FROCE_QPC_PATH_MTU_W                                 3
+`define FROCE_QPC_PATH_MTU_LSB                               8
+// QPC.SIG_ALL: every SQ WQE completes with a CQE
+`define FROCE_QPC_SIG_ALL_W                                  1
+`define FROCE_QPC_SIG_ALL_LSB                                12
+// QPC.LOAD_RESET: action: zero the runtime state (ring indexes, MSN,
+// outstanding WQEs); reads 0
+`define FROCE_QPC_LOAD_RESET_W                               1
+`define FROCE_QPC_LOAD_RESET_LSB                             16
+// QPC.LOAD_RQ_PSN: action: expected PSN = RQ_PSN; reads 0
+`define FROCE_QPC_LOAD_RQ_PSN_W                              1
+`define FROCE_QPC_LOAD_RQ_PSN_LSB                            17
+// QPC.LOAD_SQ_PSN: action: next send PSN = SQ_PSN; reads 0
+`define FROCE_QPC_LOAD_SQ_PSN_W                              1
+`define FROCE_QPC_LOAD_SQ_PSN_LSB                            18
+// QPC.PDN
+`define FROCE_QPC_PDN_W                                      24
+`define FROCE_QPC_PDN_LSB                                    32
+// QPC.SCQN: send CQ
+`define FROCE_QPC_SCQN_W                                     24
+`define FROCE_QPC_SCQN_LSB                                   64
+// QPC.RCQN: receive CQ
+`define FROCE_QPC_RCQN_W                                     24
+`define FROCE_QPC_RCQN_LSB                                   96
+// QPC.DEST_QPN
+`define FROCE_QPC_DEST_QPN_W                                 24
+`define FROCE_QPC_DEST_QPN_LSB                               128
+// QPC.ACCESS: remote rights the QP grants (qp_access_flags), checked before
+// the MR's (FROCE_ACCESS_*)
+`define FROCE_QPC_ACCESS_W                                   8
+`define FROCE_QPC_ACCESS_LSB                                 152
+// QPC.QKEY
+`define FROCE_QPC_QKEY_W                                     32
+`define FROCE_QPC_QKEY_LSB                                   160
+// QPC.SQ_LOG_SIZE: log2 SQ WQEs
+`define FROCE_QPC_SQ_LOG_SIZE_W                              5
+`define FROCE_QPC_SQ_LOG_SIZE_LSB                            192
+// QPC.SQ_WQE_SHIFT: log2 bytes per SQ WQE, WQE_SHIFT_MIN..WQE_SHIFT_MAX
+`define FROCE_QPC_SQ_WQE_SHIFT_W                             4
+`define FROCE_QPC_SQ_WQE_SHIFT_LSB                           200
+// QPC.RQ_LOG_SIZE: log2 RQ WQEs
+`define FROCE_QPC_RQ_LOG_SIZE_W                              5
+`define FROCE_QPC_RQ_LOG_SIZE_LSB                            208
+// QPC.RQ_WQE_SHIFT: log2 bytes per RQ WQE
+`define FROCE_QPC_RQ_WQE_SHIFT_W                             4
+`define FROCE_QPC_RQ_WQE_SHIFT_LSB                           216
+// QPC.UAR: UAR page whose doorbells may name this QP
+`define FROCE_QPC_UAR_W                                      16
+`define FROCE_QPC_UAR_LSB                                    224
+// QPC.RING_KEY: key of the MR (in PDN, LOCAL_WRITE) holding the SQ and RQ
+// rings
+`define FROCE_QPC_RING_KEY_W                                 32
+`define FROCE_QPC_RING_KEY_LSB                               256
+// QPC.SQ_VA: SQ ring address in the RING_KEY MR
+`define FROCE_QPC_SQ_VA_W                                    64
+`define FROCE_QPC_SQ_VA_LSB                                  320
+// QPC.RQ_VA: RQ ring address in the RING_KEY MR
+`define FROCE_QPC_RQ_VA_W                                    64
+`define FROCE_QPC_RQ_VA_LSB                                  384
+// QPC.SQ_PSN: first send PSN (LOAD_SQ_PSN)
+`define FROCE_QPC_SQ_PSN_W                                   24
+`define FROCE_QPC_SQ_PSN_LSB                                 448
+// QPC.RETRY_CNT
+`define FROCE_QPC_RETRY_CNT_W                                3
+`define FROCE_QPC_RETRY_CNT_LSB                              472
+// QPC.RNR_RETRY: 7 = infinite
+`define FROCE_QPC_RNR_RETRY_W                                3
+`define FROCE_QPC_RNR_RETRY_LSB                              476
+// QPC.RQ_PSN: first expected PSN (LOAD_RQ_PSN)
+`define FROCE_QPC_RQ_PSN_W                                   24
+`define FROCE_QPC_RQ_PSN_LSB                                 480
+// QPC.TIMEOUT: ACK timeout 4.096 us * 2^TIMEOUT, 0 = infinite
+`define FROCE_QPC_TIMEOUT_W                                  5
+`define FROCE_QPC_TIMEOUT_LSB                                504
+// QPC.MIN_RNR_TIMER
+`define FROCE_QPC_MIN_RNR_TIMER_W                            5
+`define FROCE_QPC_MIN_RNR_TIMER_LSB                          512
+// QPC.MAX_RD_ATOMIC
+`define FROCE_QPC_MAX_RD_ATOMIC_W                            8
+`define FROCE_QPC_MAX_RD_ATOMIC_LSB                          520
+// QPC.MAX_DEST_RD_ATOMIC
+`define FROCE_QPC_MAX_DEST_RD_ATOMIC_W                       8
+`define FROCE_QPC_MAX_DEST_RD_ATOMIC_LSB                     528
+// QPC.CC: reserved for congestion control (ECN/CNP, rate limit); write 0
+`define FROCE_QPC_CC_W                                       32
+`define FROCE_QPC_CC_LSB                                     544
+// QPC.AV_SGID_INDEX: source GID table index (gives source MAC and IP)
+`define FROCE_QPC_AV_SGID_INDEX_W                            8
+`define FROCE_QPC_AV_SGID_INDEX_LSB                          640
+// QPC.AV_HOP_LIMIT
+`define FROCE_QPC_AV_HOP_LIMIT_W                             8
+`define FROCE_QPC_AV_HOP_LIMIT_LSB                           648
+// QPC.AV_TCLASS: traffic class / TOS including ECN bits
+`define FROCE_QPC_AV_TCLASS_W                                8
+`define FROCE_QPC_AV_TCLASS_LSB                              656
+// QPC.AV_NET_TYPE: ROCE_V2_IPV4, ROCE_V2_IPV6 or ROCE_V1 (FROCE_KIND_*)
+`define FROCE_QPC_AV_NET_TYPE_W                              3
+`define FROCE_QPC_AV_NET_TYPE_LSB                            664
+// QPC.AV_VLAN_EN
+`define FROCE_QPC_AV_VLAN_EN_W                               1
+`define FROCE_QPC_AV_VLAN_EN_LSB                             671
+// QPC.AV_FLOW_LABEL
+`define FROCE_QPC_AV_FLOW_LABEL_W                            20
+`define FROCE_QPC_AV_FLOW_LABEL_LSB                          672
+// QPC.AV_UDP_SPORT: RoCE v2 UDP source port; 0 = hardware picks
+`define FROCE_QPC_AV_UDP_SPORT_W                             16
+`define FROCE_QPC_AV_UDP_SPORT_LSB                           704
+// QPC.AV_VLAN_ID
+`define FROCE_QPC_AV_VLAN_ID_W                               12
+`define FROCE_QPC_AV_VLAN_ID_LSB                             720
+// QPC.AV_DMAC: destination MAC (next hop)
+`define FROCE_QPC_AV_DMAC_W                                  48
+`define FROCE_QPC_AV_DMAC_LSB                                768
+// QPC.AV_DGID: destination GID, wire order; IPv4 as ::ffff:a.b.c.d
+`define FROCE_QPC_AV_DGID_BYTE                               104
+`define FROCE_QPC_AV_DGID_BYTES                              16
+
+// ---- layout CQC, 32 bytes ----
+// CQ context on the control bus; writing dword 0 commits it and zeroes the
+// producer index
+`define FROCE_CQC_SIZE                                       32
+// CQC.LOG_SIZE: log2 CQEs in the ring
+`define FROCE_CQC_LOG_SIZE_W                                 5
+`define FROCE_CQC_LOG_SIZE_LSB                               0
+// CQC.VALID
+`define FROCE_CQC_VALID_W                                    1
+`define FROCE_CQC_VALID_LSB                                  31
+// CQC.RING_KEY: key of the MR (LOCAL_WRITE) holding the ring
+`define FROCE_CQC_RING_KEY_W                                 32
+`define FROCE_CQC_RING_KEY_LSB                               32
+// CQC.PDN: PD of the RING_KEY MR
+`define FROCE_CQC_PDN_W                                      24
+`define FROCE_CQC_PDN_LSB                                    64
+// CQC.UAR: UAR page whose doorbells may name this CQ
+`define FROCE_CQC_UAR_W                                      16
+`define FROCE_CQC_UAR_LSB                                    96
+// CQC.EQN
+`define FROCE_CQC_EQN_W                                      8
+`define FROCE_CQC_EQN_LSB                                    112
+// CQC.VA: ring address in the RING_KEY MR
+`define FROCE_CQC_VA_W                                       64
+`define FROCE_CQC_VA_LSB                                     128
+
+// ---- layout GID_CTX, 32 bytes ----
+// GID table entry on the control bus; writing dword 0 commits it
+`define FROCE_GID_CTX_SIZE                                   32
+// GID_CTX.TYPE (FROCE_GID_TYPE_*)
+`define FROCE_GID_CTX_TYPE_W                                 3
+`define FROCE_GID_CTX_TYPE_LSB                               8
+// GID_CTX.VLAN_EN
+`define FROCE_GID_CTX_VLAN_EN_W                              1
+`define FROCE_GID_CTX_VLAN_EN_LSB                            15
+// GID_CTX.VLAN_ID
+`define FROCE_GID_CTX_VLAN_ID_W                              12
+`define FROCE_GID_CTX_VLAN_ID_LSB                            16
+// GID_CTX.VALID
+`define FROCE_GID_CTX_VALID_W                                1
+`define FROCE_GID_CTX_VALID_LSB                              31
+// GID_CTX.SMAC
+`define FROCE_GID_CTX_SMAC_W                                 48
+`define FROCE_GID_CTX_SMAC_LSB                               64
+// GID_CTX.GID: wire order; IPv4 as ::ffff:a.b.c.d
+`define FROCE_GID_CTX_GID_BYTE                               16
+`define FROCE_GID_CTX_GID_BYTES                              16
 
 // ---- layout WQE_CTRL, 16 bytes ----
 // SQ WQE control segment, first in every SQ WQE. Segments that follow, in

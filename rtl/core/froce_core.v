@@ -1,0 +1,779 @@
+// SPDX-License-Identifier: MIT
+// froce_core: the RoCE transport engine between host memory, doorbells, the context tables and the Ethernet port.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "froce_hw.vh"
+
+/*
+ * See docs/transport-engine.md. Skeleton: ports fixed, engines being added.
+ */
+module froce_core #(
+    parameter DATA_WIDTH = 64,          // Ethernet and AXI data width in bits
+    parameter NUM_QPS = 256,            // QP contexts, a power of two
+    parameter NUM_CQS = 256,            // CQ contexts, a power of two
+    parameter NUM_MRS = 1024,           // MR table entries
+    parameter NUM_MTT = 65536,          // MTT entries
+    parameter NUM_GIDS = 16,            // GID table entries
+    parameter NUM_UARS = 256,           // UAR pages in BAR2, a power of two
+    parameter AXI_ID_WIDTH = 4,
+    parameter DB_ADDR_W = `FROCE_UAR_PAGE_SHIFT + $clog2(NUM_UARS)
+) (
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /* Internal control bus (context tables): the soft core's port; in
+     * simulation the harness's. Word addresses (byte offset >> 2) in the
+     * CTL_* map of froce_hw.vh. One access per valid && ready; a read's data
+     * comes back on ctl_rvalid, in order. */
+    input  wire                         ctl_valid,
+    output wire                         ctl_ready,
+    input  wire                         ctl_write,
+    input  wire [22:0]                  ctl_addr,
+    input  wire [31:0]                  ctl_wdata,
+    output wire [31:0]                  ctl_rdata,
+    output wire                         ctl_rvalid,
+
+    /* BAR2 doorbell window: AXI4-Lite slave, write-only, 64-bit data. UAR
+     * page p occupies [p << UAR_PAGE_SHIFT, (p + 1) << UAR_PAGE_SHIFT). */
+    input  wire [DB_ADDR_W-1:0]         s_axil_db_awaddr,
+    input  wire                         s_axil_db_awvalid,
+    output wire                         s_axil_db_awready,
+    input  wire [63:0]                  s_axil_db_wdata,
+    input  wire [7:0]                   s_axil_db_wstrb,
+    input  wire                         s_axil_db_wvalid,
+    output wire                         s_axil_db_wready,
+    output wire [1:0]                   s_axil_db_bresp,
+    output wire                         s_axil_db_bvalid,
+    input  wire                         s_axil_db_bready,
+
+    /* Host memory: AXI4 master */
+    output wire [AXI_ID_WIDTH-1:0]      m_axi_awid,
+    output wire [63:0]                  m_axi_awaddr,
+    output wire [7:0]                   m_axi_awlen,
+    output wire [2:0]                   m_axi_awsize,
+    output wire [1:0]                   m_axi_awburst,
+    output wire                         m_axi_awlock,
+    output wire [3:0]                   m_axi_awcache,
+    output wire [2:0]                   m_axi_awprot,
+    output wire                         m_axi_awvalid,
+    input  wire                         m_axi_awready,
+    output wire [DATA_WIDTH-1:0]        m_axi_wdata,
+    output wire [DATA_WIDTH/8-1:0]      m_axi_wstrb,
+    output wire                         m_axi_wlast,
+    output wire                         m_axi_wvalid,
+    input  wire                         m_axi_wready,
+    input  wire [AXI_ID_WIDTH-1:0]      m_axi_bid,
+    input  wire [1:0]                   m_axi_bresp,
+    input  wire                         m_axi_bvalid,
+    output wire                         m_axi_bready,
+    output wire [AXI_ID_WIDTH-1:0]      m_axi_arid,
+    output wire [63:0]                  m_axi_araddr,
+    output wire [7:0]                   m_axi_arlen,
+    output wire [2:0]                   m_axi_arsize,
+    output wire [1:0]                   m_axi_arburst,
+    output wire                         m_axi_arlock,
+    output wire [3:0]                   m_axi_arcache,
+    output wire [2:0]                   m_axi_arprot,
+    output wire                         m_axi_arvalid,
+    input  wire                         m_axi_arready,
+    input  wire [AXI_ID_WIDTH-1:0]      m_axi_rid,
+    input  wire [DATA_WIDTH-1:0]        m_axi_rdata,
+    input  wire [1:0]                   m_axi_rresp,
+    input  wire                         m_axi_rlast,
+    input  wire                         m_axi_rvalid,
+    output wire                         m_axi_rready,
+
+    /* Ethernet: whole frames without preamble and FCS */
+    input  wire [DATA_WIDTH-1:0]        s_eth_rx_tdata,
+    input  wire [DATA_WIDTH/8-1:0]      s_eth_rx_tkeep,
+    input  wire                         s_eth_rx_tvalid,
+    output wire                         s_eth_rx_tready,
+    input  wire                         s_eth_rx_tlast,
+    output wire [DATA_WIDTH-1:0]        m_eth_tx_tdata,
+    output wire [DATA_WIDTH/8-1:0]      m_eth_tx_tkeep,
+    output wire                         m_eth_tx_tvalid,
+    input  wire                         m_eth_tx_tready,
+    output wire                         m_eth_tx_tlast,
+
+    /* MSI-X requests to the PCIe bridge */
+    output wire [4:0]                   m_msix_vector,
+    output wire                         m_msix_valid,
+    input  wire                         m_msix_ready
+
+);
+
+/*
+ * Blocks (docs/transport-engine.md):
+ *
+ *   ctl bus ---------------> context store (here): QPC/CQC/GID commits to
+ *                            the engines' copies; MR/MTT writes to both
+ *                            translation units; counters read back
+ *   BAR2 ------------------> froce_doorbell -> SQ doorbells -> tx engine
+ *                                           -> RQ doorbells -> rx engine
+ *   eth rx -> rx_parser -> rx_pkt_buffer -> rx engine (responder, completer)
+ *                                             | payload -> axis_split -> write mux
+ *   tx engine (requester, ACKs) -> tx_builder -> eth tx
+ *   rx engine / tx engine -> cq engine -> write mux -> dma_wr -> AXI
+ *   tx engine -> dma_rd (WQEs, gather); rx engine -> dma_rd (RQ WQEs)
+ *
+ * Two MR/MTT units hold the same tables (every control-bus write goes to
+ * both): one serves the requester, the other the responder and the CQ
+ * engine, so neither side waits behind the other's translations.
+ */
+
+localparam QW = $clog2(NUM_QPS);
+localparam CQW = $clog2(NUM_CQS);
+localparam GW = $clog2(NUM_GIDS);
+localparam OUTSTANDING = 32;
+localparam OW = $clog2(OUTSTANDING);
+localparam QPC_BITS = `FROCE_QPC_SIZE * 8;
+localparam CQC_BITS = `FROCE_CQC_SIZE * 8;
+localparam GID_BITS = `FROCE_GID_CTX_SIZE * 8;
+localparam CQE_BITS = `FROCE_CQE_SIZE * 8;
+localparam IF_BITS = 24 + 24 + 16 + 1 + 8 + 32;
+localparam W = DATA_WIDTH / 8;
+localparam S_ID = 1;            // ID bits of each DMA engine's AXI port
+
+// control-bus map (word addresses)
+localparam [31:0] A_QPC_B = `FROCE_CTL_QPC_BASE >> 2;
+localparam [22:0] A_QPC = A_QPC_B[22:0];
+localparam [31:0] A_CQC_B = `FROCE_CTL_CQC_BASE >> 2;
+localparam [22:0] A_CQC = A_CQC_B[22:0];
+localparam [31:0] A_GID_B = `FROCE_CTL_GID_BASE >> 2;
+localparam [22:0] A_GID = A_GID_B[22:0];
+localparam [31:0] A_CORE_B = `FROCE_CTL_CORE_BASE >> 2;
+localparam [22:0] A_CORE = A_CORE_B[22:0];
+
+initial begin
+    if (`FROCE_CTL_MRT_BASE != 0 || `FROCE_MRT_CTL_SPAN != `FROCE_CTL_QPC_BASE ||
+        `FROCE_QPC_SIZE != 128 || `FROCE_CQC_SIZE != 32 || `FROCE_GID_CTX_SIZE != 32 ||
+        (1 << QW) != NUM_QPS || (1 << CQW) != NUM_CQS || (1 << GW) != NUM_GIDS) begin
+        $display("froce_core: control-bus map or table sizes do not match this decoder");
+        $finish;
+    end
+end
+
+// ---------------------------------------------------------------------------
+// Control bus: context staging and commits, counters
+// ---------------------------------------------------------------------------
+
+wire sel_mrt = ctl_addr < A_QPC;
+wire sel_qpc = ctl_addr >= A_QPC && ctl_addr < A_CQC;
+wire sel_cqc = ctl_addr >= A_CQC && ctl_addr < A_GID;
+wire sel_gid = ctl_addr >= A_GID && ctl_addr < A_CORE;
+
+wire mrt_tx_ready, mrt_rx_ready;
+wire [31:0] mrt_rdata;
+wire mrt_rvalid;
+wire [31:0] unused_mrt_rx_rdata;
+wire unused_mrt_rx_rvalid;
+
+reg rd_pending;                 // one control read at a time
+reg [31:0] own_rdata;
+reg own_rvalid;
+wire ctl_fire = ctl_valid && ctl_ready;
+// contexts wait while the doorbell unit clears its binding tables after reset
+assign ctl_ready = !rd_pending && (sel_mrt ? (mrt_tx_ready && mrt_rx_ready) : !db_init_busy);
+assign ctl_rdata = own_rvalid ? own_rdata : mrt_rdata;
+assign ctl_rvalid = own_rvalid || mrt_rvalid;
+
+// staged context dwords: one context is written at a time, dword 0 last
+reg [31:0] stage [1:31];
+reg [QPC_BITS-1:0] commit_data;
+integer si;
+always @* begin
+    commit_data = {QPC_BITS{1'b0}};
+    commit_data[31:0] = ctl_wdata;
+    for (si = 1; si < 32; si = si + 1)
+        commit_data[32 * si +: 32] = stage[si];
+end
+
+wire [4:0] ctl_dw_qpc = ctl_addr[4:0];
+wire [2:0] ctl_dw_small = ctl_addr[2:0];
+wire ctl_wr = ctl_fire && ctl_write;
+wire qpc_commit = ctl_wr && sel_qpc && ctl_dw_qpc == 5'd0 && ctl_addr[21:5] < NUM_QPS;
+wire cqc_commit = ctl_wr && sel_cqc && ctl_dw_small == 3'd0 && ctl_addr[21:3] < NUM_CQS;
+wire gid_commit = ctl_wr && sel_gid && ctl_dw_small == 3'd0 && ctl_addr[21:3] < NUM_GIDS;
+wire [QW-1:0] qpc_idx = ctl_addr[QW+4:5];
+wire [CQW-1:0] cqc_idx = ctl_addr[CQW+2:3];
+wire [GW-1:0] gid_idx = ctl_addr[GW+2:3];
+wire load_reset = ctl_wdata[`FROCE_QPC_LOAD_RESET_LSB];
+wire load_rq_psn = ctl_wdata[`FROCE_QPC_LOAD_RQ_PSN_LSB];
+wire load_sq_psn = ctl_wdata[`FROCE_QPC_LOAD_SQ_PSN_LSB];
+// action bits are not stored
+wire [QPC_BITS-1:0] qpc_store = commit_data & ~({{(QPC_BITS - 32){1'b0}}, 32'h00070000});
+
+always @(posedge clk) begin
+    if (ctl_wr && (sel_qpc ? ctl_dw_qpc != 5'd0 : (sel_cqc || sel_gid) && ctl_dw_small != 3'd0))
+        stage[sel_qpc ? ctl_dw_qpc : {2'd0, ctl_dw_small}] <= ctl_wdata;
+end
+
+// counters (FROCE_CNT_* indexes), 32 bits kept, upper dword reads 0
+reg [31:0] cnt [0:`FROCE_CNT_NUM-1];
+wire [5:0] cnt_idx = ctl_addr[6:1];
+always @(posedge clk) begin
+    own_rvalid <= 1'b0;
+    if (ctl_fire && !ctl_write && !sel_mrt) begin
+        own_rvalid <= 1'b1;
+        // contexts are write-only (the firmware keeps its own copy)
+        own_rdata <= (ctl_addr >= A_CORE && ctl_addr < A_CORE + 23'd128 && !ctl_addr[0] && cnt_idx < `FROCE_CNT_NUM) ? cnt[cnt_idx] : 32'd0;
+    end
+    if (ctl_fire && !ctl_write && sel_mrt)
+        rd_pending <= 1'b1;
+    else if (mrt_rvalid)
+        rd_pending <= 1'b0;
+    if (rst) begin
+        rd_pending <= 1'b0;
+        own_rvalid <= 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------------------
+// Doorbells
+// ---------------------------------------------------------------------------
+
+wire sq_db_valid, sq_db_ready, rq_db_valid, rq_db_ready, cq_arm_valid;
+wire [23:0] sq_db_qpn, rq_db_qpn, cq_arm_cqn, cq_arm_ci;
+wire [15:0] sq_db_pi, rq_db_pi;
+wire cq_arm_solicited;
+wire [3:0] cq_arm_sn;
+wire [31:0] db_accepted, db_rejected, db_malformed;
+wire db_init_busy;
+
+froce_doorbell #(.NUM_QPS(NUM_QPS), .NUM_CQS(NUM_CQS), .NUM_UARS(NUM_UARS)) doorbell (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr(s_axil_db_awaddr), .s_axil_awvalid(s_axil_db_awvalid), .s_axil_awready(s_axil_db_awready),
+    .s_axil_wdata(s_axil_db_wdata), .s_axil_wstrb(s_axil_db_wstrb), .s_axil_wvalid(s_axil_db_wvalid),
+    .s_axil_wready(s_axil_db_wready), .s_axil_bresp(s_axil_db_bresp), .s_axil_bvalid(s_axil_db_bvalid),
+    .s_axil_bready(s_axil_db_bready),
+    .bind_qp_valid(qpc_commit), .bind_qp_qpn({{(24 - QW){1'b0}}, qpc_idx}),
+    .bind_qp_uar(commit_data[`FROCE_QPC_UAR_LSB +: 16]),
+    .bind_cq_valid(cqc_commit), .bind_cq_cqn({{(24 - CQW){1'b0}}, cqc_idx}),
+    .bind_cq_uar(commit_data[`FROCE_CQC_UAR_LSB +: 16]),
+    .m_sq_db_valid(sq_db_valid), .m_sq_db_ready(sq_db_ready), .m_sq_db_qpn(sq_db_qpn), .m_sq_db_pi(sq_db_pi),
+    .m_rq_db_valid(rq_db_valid), .m_rq_db_ready(rq_db_ready), .m_rq_db_qpn(rq_db_qpn), .m_rq_db_pi(rq_db_pi),
+    // CQ arming (events) comes with the event queue; arms are taken and ignored
+    .m_cq_arm_valid(cq_arm_valid), .m_cq_arm_ready(1'b1), .m_cq_arm_cqn(cq_arm_cqn), .m_cq_arm_ci(cq_arm_ci),
+    .m_cq_arm_solicited(cq_arm_solicited), .m_cq_arm_sn(cq_arm_sn),
+    .cnt_accepted(db_accepted), .cnt_rejected(db_rejected), .cnt_malformed(db_malformed),
+    .init_busy(db_init_busy)
+);
+
+// ---------------------------------------------------------------------------
+// MR/MTT translation: requester unit and responder/CQ unit
+// ---------------------------------------------------------------------------
+
+wire txl_valid, txl_ready;
+wire [31:0] txl_key, txl_len;
+wire [23:0] txl_pd;
+wire [63:0] txl_va;
+wire [3:0] txl_access;
+wire tseg_valid, tseg_ready, tseg_last, tseg_first;
+wire [63:0] tseg_addr;
+wire [31:0] tseg_len;
+wire [2:0] tseg_status;
+wire unused_tseg_tag;
+wire tx_xl_busy;
+
+froce_mr_xlate #(.NUM_MRS(NUM_MRS), .NUM_MTT(NUM_MTT), .TAG_W(1)) xlate_tx (
+    .clk(clk), .rst(rst),
+    .ctl_valid(ctl_valid && sel_mrt && !rd_pending && mrt_rx_ready), .ctl_ready(mrt_tx_ready),
+    .ctl_write(ctl_write), .ctl_addr(ctl_addr[21:0]), .ctl_wdata(ctl_wdata),
+    .ctl_rdata(mrt_rdata), .ctl_rvalid(mrt_rvalid),
+    .s_req_valid(txl_valid), .s_req_ready(txl_ready), .s_req_key(txl_key), .s_req_pd(txl_pd),
+    .s_req_va(txl_va), .s_req_len(txl_len), .s_req_access(txl_access), .s_req_tag(1'b0),
+    .m_seg_valid(tseg_valid), .m_seg_ready(tseg_ready), .m_seg_addr(tseg_addr), .m_seg_len(tseg_len),
+    .m_seg_first(tseg_first), .m_seg_last(tseg_last), .m_seg_status(tseg_status), .m_seg_tag(unused_tseg_tag),
+    .busy(tx_xl_busy)
+);
+
+// responder side: the rx engine (tag 0) and the CQ engine (tag 1)
+wire rxl_valid, rxl_ready;
+wire [31:0] rxl_key, rxl_len;
+wire [23:0] rxl_pd;
+wire [63:0] rxl_va;
+wire [3:0] rxl_access;
+wire cxl_valid, cxl_ready;
+wire [31:0] cxl_key, cxl_len;
+wire [23:0] cxl_pd;
+wire [63:0] cxl_va;
+wire [3:0] cxl_access;
+wire xl_pick_rx = rxl_valid;
+wire rseg_valid, rseg_last, rseg_first, rseg_tag;
+wire [63:0] rseg_addr;
+wire [31:0] rseg_len;
+wire [2:0] rseg_status;
+wire rseg_rx_ready, rseg_cq_ready;
+wire rx_xl_busy, xl_req_ready;
+assign rxl_ready = xl_req_ready;
+assign cxl_ready = xl_req_ready && !rxl_valid;
+
+froce_mr_xlate #(.NUM_MRS(NUM_MRS), .NUM_MTT(NUM_MTT), .TAG_W(1)) xlate_rx (
+    .clk(clk), .rst(rst),
+    .ctl_valid(ctl_valid && ctl_write && sel_mrt && !rd_pending && mrt_tx_ready), .ctl_ready(mrt_rx_ready),
+    .ctl_write(1'b1), .ctl_addr(ctl_addr[21:0]), .ctl_wdata(ctl_wdata),
+    .ctl_rdata(unused_mrt_rx_rdata), .ctl_rvalid(unused_mrt_rx_rvalid),
+    .s_req_valid(rxl_valid || cxl_valid), .s_req_ready(xl_req_ready),
+    .s_req_key(xl_pick_rx ? rxl_key : cxl_key), .s_req_pd(xl_pick_rx ? rxl_pd : cxl_pd),
+    .s_req_va(xl_pick_rx ? rxl_va : cxl_va), .s_req_len(xl_pick_rx ? rxl_len : cxl_len),
+    .s_req_access(xl_pick_rx ? rxl_access : cxl_access), .s_req_tag(!xl_pick_rx),
+    .m_seg_valid(rseg_valid), .m_seg_ready(rseg_tag ? rseg_cq_ready : rseg_rx_ready),
+    .m_seg_addr(rseg_addr), .m_seg_len(rseg_len),
+    .m_seg_first(rseg_first), .m_seg_last(rseg_last), .m_seg_status(rseg_status), .m_seg_tag(rseg_tag),
+    .busy(rx_xl_busy)
+);
+
+// ---------------------------------------------------------------------------
+// DMA engines and the AXI mux (reads: 0 requester, 1 responder; write: 0)
+// ---------------------------------------------------------------------------
+
+wire trd_desc_valid, trd_desc_ready;
+wire [63:0] trd_desc_addr;
+wire [15:0] trd_desc_len;
+wire [2:0] trd_desc_tag;
+wire [DATA_WIDTH-1:0] trd_tdata;
+wire [W-1:0] trd_tkeep;
+wire trd_tvalid, trd_tready, trd_tlast;
+wire [2:0] trd_tid;
+wire [2:0] unused_trd_st_tag;
+wire [3:0] trd_st_err;
+wire trd_st_valid;
+
+wire rrd_desc_valid, rrd_desc_ready;
+wire [63:0] rrd_desc_addr;
+wire [15:0] rrd_desc_len;
+wire [DATA_WIDTH-1:0] rrd_tdata;
+wire [W-1:0] unused_rrd_tkeep;
+wire rrd_tvalid, rrd_tready, unused_rrd_tlast;
+wire unused_rrd_tid, unused_rrd_st_tag;
+wire [3:0] rrd_st_err;
+wire rrd_st_valid;
+
+wire wr_desc_valid, wr_desc_ready;
+wire [63:0] wr_desc_addr;
+wire [15:0] wr_desc_len;
+wire wr_desc_tag;
+wire [DATA_WIDTH-1:0] wr_tdata;
+wire wr_tvalid, wr_tready, wr_tlast;
+wire wr_st_tag, wr_st_valid;
+wire [3:0] wr_st_err;
+
+// AXI signals of the three engines, packed for the mux
+wire [2*S_ID-1:0] ar_id; wire [2*64-1:0] ar_addr; wire [2*8-1:0] ar_len; wire [2*3-1:0] ar_size;
+wire [2*2-1:0] ar_burst; wire [1:0] ar_lock; wire [2*4-1:0] ar_cache; wire [2*3-1:0] ar_prot;
+wire [1:0] ar_valid, ar_ready;
+wire [2*S_ID-1:0] r_id; wire [2*DATA_WIDTH-1:0] r_data; wire [2*2-1:0] r_resp;
+wire [1:0] r_last, r_valid, r_ready;
+wire [S_ID-1:0] aw_id; wire [63:0] aw_addr; wire [7:0] aw_len; wire [2:0] aw_size; wire [1:0] aw_burst;
+wire aw_lock; wire [3:0] aw_cache; wire [2:0] aw_prot; wire aw_valid, aw_ready;
+wire [DATA_WIDTH-1:0] w_data; wire [W-1:0] w_strb; wire w_last, w_valid, w_ready;
+wire [S_ID-1:0] b_id; wire [1:0] b_resp; wire b_valid, b_ready;
+
+froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(3), .AXI_ID_WIDTH(S_ID)) dma_rd_tx (
+    .clk(clk), .rst(rst),
+    .s_rd_desc_addr(trd_desc_addr), .s_rd_desc_len(trd_desc_len), .s_rd_desc_tag(trd_desc_tag),
+    .s_rd_desc_valid(trd_desc_valid), .s_rd_desc_ready(trd_desc_ready),
+    .m_rd_status_tag(unused_trd_st_tag), .m_rd_status_error(trd_st_err), .m_rd_status_valid(trd_st_valid),
+    .m_rd_status_ready(1'b1),
+    .m_rd_axis_tdata(trd_tdata), .m_rd_axis_tkeep(trd_tkeep), .m_rd_axis_tvalid(trd_tvalid),
+    .m_rd_axis_tready(trd_tready), .m_rd_axis_tlast(trd_tlast), .m_rd_axis_tid(trd_tid),
+    .m_axi_arid(ar_id[0 +: S_ID]), .m_axi_araddr(ar_addr[0 +: 64]), .m_axi_arlen(ar_len[0 +: 8]),
+    .m_axi_arsize(ar_size[0 +: 3]), .m_axi_arburst(ar_burst[0 +: 2]), .m_axi_arlock(ar_lock[0]),
+    .m_axi_arcache(ar_cache[0 +: 4]), .m_axi_arprot(ar_prot[0 +: 3]), .m_axi_arvalid(ar_valid[0]),
+    .m_axi_arready(ar_ready[0]),
+    .m_axi_rid(r_id[0 +: S_ID]), .m_axi_rdata(r_data[0 +: DATA_WIDTH]), .m_axi_rresp(r_resp[0 +: 2]),
+    .m_axi_rlast(r_last[0]), .m_axi_rvalid(r_valid[0]), .m_axi_rready(r_ready[0])
+);
+
+froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_rd_rx (
+    .clk(clk), .rst(rst),
+    .s_rd_desc_addr(rrd_desc_addr), .s_rd_desc_len(rrd_desc_len), .s_rd_desc_tag(1'b0),
+    .s_rd_desc_valid(rrd_desc_valid), .s_rd_desc_ready(rrd_desc_ready),
+    .m_rd_status_tag(unused_rrd_st_tag), .m_rd_status_error(rrd_st_err), .m_rd_status_valid(rrd_st_valid),
+    .m_rd_status_ready(1'b1),
+    .m_rd_axis_tdata(rrd_tdata), .m_rd_axis_tkeep(unused_rrd_tkeep), .m_rd_axis_tvalid(rrd_tvalid),
+    .m_rd_axis_tready(rrd_tready), .m_rd_axis_tlast(unused_rrd_tlast), .m_rd_axis_tid(unused_rrd_tid),
+    .m_axi_arid(ar_id[S_ID +: S_ID]), .m_axi_araddr(ar_addr[64 +: 64]), .m_axi_arlen(ar_len[8 +: 8]),
+    .m_axi_arsize(ar_size[3 +: 3]), .m_axi_arburst(ar_burst[2 +: 2]), .m_axi_arlock(ar_lock[1]),
+    .m_axi_arcache(ar_cache[4 +: 4]), .m_axi_arprot(ar_prot[3 +: 3]), .m_axi_arvalid(ar_valid[1]),
+    .m_axi_arready(ar_ready[1]),
+    .m_axi_rid(r_id[S_ID +: S_ID]), .m_axi_rdata(r_data[DATA_WIDTH +: DATA_WIDTH]), .m_axi_rresp(r_resp[2 +: 2]),
+    .m_axi_rlast(r_last[1]), .m_axi_rvalid(r_valid[1]), .m_axi_rready(r_ready[1])
+);
+
+froce_dma_wr #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_wr (
+    .clk(clk), .rst(rst),
+    .s_wr_desc_addr(wr_desc_addr), .s_wr_desc_len(wr_desc_len), .s_wr_desc_tag(wr_desc_tag),
+    .s_wr_desc_valid(wr_desc_valid), .s_wr_desc_ready(wr_desc_ready),
+    .s_wr_axis_tdata(wr_tdata), .s_wr_axis_tkeep({W{1'b1}}), .s_wr_axis_tvalid(wr_tvalid),
+    .s_wr_axis_tready(wr_tready), .s_wr_axis_tlast(wr_tlast),
+    .m_wr_status_tag(wr_st_tag), .m_wr_status_error(wr_st_err), .m_wr_status_valid(wr_st_valid),
+    .m_wr_status_ready(1'b1),
+    .m_axi_awid(aw_id), .m_axi_awaddr(aw_addr), .m_axi_awlen(aw_len), .m_axi_awsize(aw_size),
+    .m_axi_awburst(aw_burst), .m_axi_awlock(aw_lock), .m_axi_awcache(aw_cache), .m_axi_awprot(aw_prot),
+    .m_axi_awvalid(aw_valid), .m_axi_awready(aw_ready),
+    .m_axi_wdata(w_data), .m_axi_wstrb(w_strb), .m_axi_wlast(w_last), .m_axi_wvalid(w_valid),
+    .m_axi_wready(w_ready),
+    .m_axi_bid(b_id), .m_axi_bresp(b_resp), .m_axi_bvalid(b_valid), .m_axi_bready(b_ready)
+);
+
+froce_axi_mux #(.DATA_WIDTH(DATA_WIDTH), .N_RD(2), .N_WR(1), .S_ID_WIDTH(S_ID), .M_ID_WIDTH(AXI_ID_WIDTH)) axi_mux (
+    .clk(clk), .rst(rst),
+    .s_axi_arid(ar_id), .s_axi_araddr(ar_addr), .s_axi_arlen(ar_len), .s_axi_arsize(ar_size),
+    .s_axi_arburst(ar_burst), .s_axi_arlock(ar_lock), .s_axi_arcache(ar_cache), .s_axi_arprot(ar_prot),
+    .s_axi_arvalid(ar_valid), .s_axi_arready(ar_ready),
+    .s_axi_rid(r_id), .s_axi_rdata(r_data), .s_axi_rresp(r_resp), .s_axi_rlast(r_last),
+    .s_axi_rvalid(r_valid), .s_axi_rready(r_ready),
+    .s_axi_awid(aw_id), .s_axi_awaddr(aw_addr), .s_axi_awlen(aw_len), .s_axi_awsize(aw_size),
+    .s_axi_awburst(aw_burst), .s_axi_awlock(aw_lock), .s_axi_awcache(aw_cache), .s_axi_awprot(aw_prot),
+    .s_axi_awvalid(aw_valid), .s_axi_awready(aw_ready),
+    .s_axi_wdata(w_data), .s_axi_wstrb(w_strb), .s_axi_wlast(w_last), .s_axi_wvalid(w_valid),
+    .s_axi_wready(w_ready),
+    .s_axi_bid(b_id), .s_axi_bresp(b_resp), .s_axi_bvalid(b_valid), .s_axi_bready(b_ready),
+    .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
+    .m_axi_arburst(m_axi_arburst), .m_axi_arlock(m_axi_arlock), .m_axi_arcache(m_axi_arcache),
+    .m_axi_arprot(m_axi_arprot), .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready),
+    .m_axi_rid(m_axi_rid), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
+    .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
+    .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
+    .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),
+    .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast), .m_axi_wvalid(m_axi_wvalid),
+    .m_axi_wready(m_axi_wready),
+    .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready)
+);
+
+// ---------------------------------------------------------------------------
+// Receive path
+// ---------------------------------------------------------------------------
+
+wire [`FROCE_RHDR_W-1:0] p_hdr;
+wire p_hdr_valid, p_hdr_ready;
+wire [DATA_WIDTH-1:0] p_tdata;
+wire [W-1:0] p_tkeep;
+wire p_tvalid, p_tready, p_tlast;
+wire [3:0] p_tuser;
+wire p_stat_valid;
+wire [3:0] p_stat_verdict;
+
+froce_rx_parser #(.DATA_WIDTH(DATA_WIDTH)) rx_parser (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(s_eth_rx_tdata), .s_axis_tkeep(s_eth_rx_tkeep), .s_axis_tvalid(s_eth_rx_tvalid),
+    .s_axis_tready(s_eth_rx_tready), .s_axis_tlast(s_eth_rx_tlast),
+    .m_hdr(p_hdr), .m_hdr_valid(p_hdr_valid), .m_hdr_ready(p_hdr_ready),
+    .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid), .m_axis_tready(p_tready),
+    .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
+    .stat_valid(p_stat_valid), .stat_verdict(p_stat_verdict)
+);
+
+wire [`FROCE_RHDR_W-1:0] b_hdr;
+wire b_hdr_valid, b_hdr_ready;
+wire [DATA_WIDTH-1:0] b_tdata;
+wire [W-1:0] b_tkeep;
+wire b_tvalid, b_tready, b_tlast;
+wire [DATA_WIDTH-1:0] unused_net_tdata;
+wire [W-1:0] unused_net_tkeep;
+wire net_tvalid, unused_net_tlast;
+wire pb_stat_valid, pb_stat_roce, pb_stat_net, pb_stat_dropped, pb_stat_overflow;
+
+froce_rx_pkt_buffer #(.DATA_WIDTH(DATA_WIDTH)) rx_buffer (
+    .clk(clk), .rst(rst),
+    .s_hdr(p_hdr), .s_hdr_valid(p_hdr_valid), .s_hdr_ready(p_hdr_ready),
+    .s_axis_tdata(p_tdata), .s_axis_tkeep(p_tkeep), .s_axis_tvalid(p_tvalid), .s_axis_tready(p_tready),
+    .s_axis_tlast(p_tlast), .s_axis_tuser(p_tuser),
+    .m_roce_hdr(b_hdr), .m_roce_hdr_valid(b_hdr_valid), .m_roce_hdr_ready(b_hdr_ready),
+    .m_roce_tdata(b_tdata), .m_roce_tkeep(b_tkeep), .m_roce_tvalid(b_tvalid), .m_roce_tready(b_tready),
+    .m_roce_tlast(b_tlast),
+    // the netdev ring comes later: frames that are not RoCE are dropped here
+    .m_net_tdata(unused_net_tdata), .m_net_tkeep(unused_net_tkeep), .m_net_tvalid(net_tvalid),
+    .m_net_tready(1'b1), .m_net_tlast(unused_net_tlast),
+    .stat_valid(pb_stat_valid), .stat_roce(pb_stat_roce), .stat_net(pb_stat_net),
+    .stat_dropped(pb_stat_dropped), .stat_overflow(pb_stat_overflow)
+);
+
+// ---------------------------------------------------------------------------
+// Engines
+// ---------------------------------------------------------------------------
+
+// in-flight table: written by the requester, read by the completer
+reg [IF_BITS-1:0] inflight [0:NUM_QPS*OUTSTANDING-1];
+wire if_we;
+wire [QW+OW-1:0] if_waddr, if_raddr;
+wire [IF_BITS-1:0] if_wdata;
+always @(posedge clk)
+    if (if_we)
+        inflight[if_waddr] <= if_wdata;
+
+wire kick_valid, kick_ready;
+wire [QW-1:0] kick_qpn;
+wire resp_valid, resp_ready;
+wire [`FROCE_RHDR_W-1:0] resp_hdr;
+wire [QW-1:0] x_qpn, r_qpn;
+wire [15:0] x_ack_wqe, r_sq_next;
+wire [23:0] unused_r_sq_psn;
+wire x_err;
+wire [`FROCE_RHDR_W-1:0] t_hdr;
+wire t_hdr_valid, t_hdr_ready;
+wire [DATA_WIDTH-1:0] t_tdata;
+wire [W-1:0] t_tkeep;
+wire t_tvalid, t_tready, t_tlast;
+wire tcqe_valid, tcqe_ready;
+wire [23:0] tcqe_cqn;
+wire [CQE_BITS-1:0] tcqe;
+wire [31:0] c_req_pkts, c_resp_pkts, c_wqes, c_wqe_err;
+
+froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS), .OUTSTANDING(OUTSTANDING)) tx_engine (
+    .clk(clk), .rst(rst),
+    .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
+    .qpc_load_reset(load_reset), .qpc_load_sq_psn(load_sq_psn),
+    .gid_we(gid_commit), .gid_waddr(gid_idx), .gid_wdata(commit_data[GID_BITS-1:0]),
+    .s_db_valid(sq_db_valid), .s_db_ready(sq_db_ready), .s_db_qpn(sq_db_qpn), .s_db_pi(sq_db_pi),
+    .s_kick_valid(kick_valid), .s_kick_ready(kick_ready), .s_kick_qpn(kick_qpn),
+    .s_resp_valid(resp_valid), .s_resp_ready(resp_ready), .s_resp_hdr(resp_hdr),
+    .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err),
+    .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sq_psn(unused_r_sq_psn),
+    .if_we(if_we), .if_waddr(if_waddr), .if_wdata(if_wdata),
+    .m_xl_valid(txl_valid), .m_xl_ready(txl_ready), .m_xl_key(txl_key), .m_xl_pd(txl_pd),
+    .m_xl_va(txl_va), .m_xl_len(txl_len), .m_xl_access(txl_access),
+    .s_seg_valid(tseg_valid), .s_seg_ready(tseg_ready), .s_seg_addr(tseg_addr), .s_seg_len(tseg_len),
+    .s_seg_last(tseg_last), .s_seg_status(tseg_status),
+    .m_rd_desc_valid(trd_desc_valid), .m_rd_desc_ready(trd_desc_ready), .m_rd_desc_addr(trd_desc_addr),
+    .m_rd_desc_len(trd_desc_len), .m_rd_desc_tag(trd_desc_tag),
+    .s_rd_tdata(trd_tdata), .s_rd_tkeep(trd_tkeep), .s_rd_tvalid(trd_tvalid), .s_rd_tready(trd_tready),
+    .s_rd_tlast(trd_tlast), .s_rd_tid(trd_tid),
+    .m_hdr_valid(t_hdr_valid), .m_hdr_ready(t_hdr_ready), .m_hdr(t_hdr),
+    .m_pay_tdata(t_tdata), .m_pay_tkeep(t_tkeep), .m_pay_tvalid(t_tvalid), .m_pay_tready(t_tready),
+    .m_pay_tlast(t_tlast),
+    .m_cqe_valid(tcqe_valid), .m_cqe_ready(tcqe_ready), .m_cqe_cqn(tcqe_cqn), .m_cqe(tcqe),
+    .cnt_req_pkts(c_req_pkts), .cnt_resp_pkts(c_resp_pkts), .cnt_wqes(c_wqes), .cnt_wqe_err(c_wqe_err)
+);
+
+wire tx_len_err;
+wire tx_tuser;
+froce_tx_builder #(.DATA_WIDTH(DATA_WIDTH)) tx_builder (
+    .clk(clk), .rst(rst),
+    .s_hdr(t_hdr), .s_hdr_valid(t_hdr_valid), .s_hdr_ready(t_hdr_ready),
+    .s_axis_tdata(t_tdata), .s_axis_tkeep(t_tkeep), .s_axis_tvalid(t_tvalid), .s_axis_tready(t_tready),
+    .s_axis_tlast(t_tlast),
+    .m_axis_tdata(m_eth_tx_tdata), .m_axis_tkeep(m_eth_tx_tkeep), .m_axis_tvalid(m_eth_tx_tvalid),
+    .m_axis_tready(m_eth_tx_tready), .m_axis_tlast(m_eth_tx_tlast), .m_axis_tuser(tx_tuser),
+    .stat_len_err(tx_len_err)
+);
+
+wire pay_to_split, split_in_ready;
+wire scat_valid, scat_ready, scat_last, scat_discard;
+wire [63:0] scat_addr;
+wire [15:0] scat_len;
+wire wr_done_rx;
+wire rcqe_valid, rcqe_ready;
+wire [23:0] rcqe_cqn;
+wire [CQE_BITS-1:0] rcqe;
+wire [31:0] c_rx_pkts, c_dup, c_oos, c_nak_sent, c_rnr_sent, c_nak_rcvd, c_access_err, c_rx_dropped;
+
+froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTSTANDING)) rx_engine (
+    .clk(clk), .rst(rst),
+    .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
+    .qpc_load_reset(load_reset), .qpc_load_rq_psn(load_rq_psn),
+    .s_db_valid(rq_db_valid), .s_db_ready(rq_db_ready), .s_db_qpn(rq_db_qpn), .s_db_pi(rq_db_pi),
+    .s_hdr(b_hdr), .s_hdr_valid(b_hdr_valid), .s_hdr_ready(b_hdr_ready),
+    .s_pay_tvalid(b_tvalid), .s_pay_tready(b_tready), .s_pay_tlast(b_tlast),
+    .pay_to_split(pay_to_split), .split_tready(split_in_ready),
+    .m_resp_valid(resp_valid), .m_resp_ready(resp_ready), .m_resp_hdr(resp_hdr),
+    .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
+    .r_qpn(r_qpn), .r_sq_next(r_sq_next), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err),
+    .if_raddr(if_raddr), .if_rdata(inflight[if_raddr]),
+    .m_xl_valid(rxl_valid), .m_xl_ready(rxl_ready), .m_xl_key(rxl_key), .m_xl_pd(rxl_pd),
+    .m_xl_va(rxl_va), .m_xl_len(rxl_len), .m_xl_access(rxl_access),
+    .s_seg_valid(rseg_valid && !rseg_tag), .s_seg_ready(rseg_rx_ready), .s_seg_addr(rseg_addr),
+    .s_seg_len(rseg_len), .s_seg_last(rseg_last), .s_seg_status(rseg_status),
+    .m_rd_desc_valid(rrd_desc_valid), .m_rd_desc_ready(rrd_desc_ready), .m_rd_desc_addr(rrd_desc_addr),
+    .m_rd_desc_len(rrd_desc_len),
+    .s_rd_tdata(rrd_tdata), .s_rd_tvalid(rrd_tvalid), .s_rd_tready(rrd_tready),
+    .m_scat_valid(scat_valid), .m_scat_ready(scat_ready), .m_scat_addr(scat_addr), .m_scat_len(scat_len),
+    .m_scat_last(scat_last), .m_scat_discard(scat_discard), .wr_done(wr_done_rx),
+    .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe(rcqe),
+    .cnt_rx_pkts(c_rx_pkts), .cnt_dup(c_dup), .cnt_oos(c_oos), .cnt_nak_sent(c_nak_sent),
+    .cnt_rnr_sent(c_rnr_sent), .cnt_nak_rcvd(c_nak_rcvd), .cnt_access_err(c_access_err),
+    .cnt_dropped(c_rx_dropped)
+);
+
+// ---------------------------------------------------------------------------
+// Scatter: splitter commands and the ordered write-descriptor queue
+// ---------------------------------------------------------------------------
+
+wire [DATA_WIDTH-1:0] sp_tdata;
+wire [W-1:0] unused_sp_tkeep;
+wire sp_tvalid, sp_tready, sp_tlast;
+wire split_cmd_ready, split_err;
+
+froce_axis_split #(.DATA_WIDTH(DATA_WIDTH), .CMD_DEPTH(16)) splitter (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(b_tdata), .s_axis_tkeep(b_tkeep), .s_axis_tvalid(b_tvalid && pay_to_split),
+    .s_axis_tready(split_in_ready), .s_axis_tlast(b_tlast),
+    .s_cmd_len({16'd0, scat_len}), .s_cmd_last(scat_last), .s_cmd_valid(scat_valid && scat_ready),
+    .s_cmd_ready(split_cmd_ready),
+    .m_axis_tdata(sp_tdata), .m_axis_tkeep(unused_sp_tkeep), .m_axis_tvalid(sp_tvalid),
+    .m_axis_tready(sp_tready), .m_axis_tlast(sp_tlast), .err_mismatch(split_err)
+);
+
+// one queue of write descriptors in the order they were made (scatter
+// pieces, then the CQEs that report them): {cq, discard, len, addr}
+localparam WQ_W = 1 + 1 + 16 + 64;
+wire cq_desc_valid;
+wire [63:0] cq_desc_addr;
+wire [15:0] cq_desc_len;
+wire wq_full, wq_empty;
+wire [WQ_W-1:0] wq_head;
+wire [4:0] unused_wq_count;
+wire wq_push_rx = scat_valid && scat_ready;
+wire wq_push_cq = cq_desc_valid && !wq_push_rx && !wq_full;
+wire cq_desc_ready = wq_push_cq;
+assign scat_ready = !wq_full && split_cmd_ready;
+wire wq_pop;
+
+froce_fifo #(.WIDTH(WQ_W), .DEPTH(16)) write_queue (
+    .clk(clk), .rst(rst),
+    .wr_data(wq_push_rx ? {1'b0, scat_discard, scat_len, scat_addr} : {1'b1, 1'b0, cq_desc_len, cq_desc_addr}),
+    .wr_en(wq_push_rx || wq_push_cq),
+    .rd_data(wq_head), .rd_en(wq_pop),
+    .count(unused_wq_count), .empty(wq_empty), .full(wq_full)
+);
+
+wire wq_cq = wq_head[WQ_W-1];
+wire wq_discard = wq_head[WQ_W-2];
+reg wq_desc_sent;               // the head's DMA descriptor is issued; its data streams
+wire [DATA_WIDTH-1:0] cq_tdata;
+wire [W-1:0] unused_cq_tkeep;
+wire cq_tvalid, cq_tlast;
+wire head_tvalid = wq_cq ? cq_tvalid : sp_tvalid;
+wire head_tlast = wq_cq ? cq_tlast : sp_tlast;
+wire data_phase = !wq_empty && (wq_discard || wq_desc_sent);
+wire head_beat = data_phase && head_tvalid && (wq_discard || wr_tready);
+
+assign wr_desc_valid = !wq_empty && !wq_discard && !wq_desc_sent;
+assign wr_desc_addr = wq_head[63:0];
+assign wr_desc_len = wq_head[79:64];
+assign wr_desc_tag = wq_cq;
+assign wr_tdata = wq_cq ? cq_tdata : sp_tdata;
+assign wr_tvalid = data_phase && !wq_discard && head_tvalid;
+assign wr_tlast = head_tlast;
+assign sp_tready = data_phase && !wq_cq && (wq_discard || wr_tready);
+wire cq_tready = data_phase && wq_cq && wr_tready;
+assign wq_pop = head_beat && head_tlast;
+assign wr_done_rx = wr_st_valid && !wr_st_tag;
+
+always @(posedge clk) begin
+    if (wr_desc_valid && wr_desc_ready)
+        wq_desc_sent <= 1'b1;
+    if (wq_pop)
+        wq_desc_sent <= 1'b0;
+    if (rst)
+        wq_desc_sent <= 1'b0;
+end
+
+wire [31:0] c_cqes, c_cq_err;
+froce_cq_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_CQS(NUM_CQS)) cq_engine (
+    .clk(clk), .rst(rst),
+    .cqc_we(cqc_commit), .cqc_waddr(cqc_idx), .cqc_wdata(commit_data[CQC_BITS-1:0]),
+    .s0_valid(rcqe_valid), .s0_ready(rcqe_ready), .s0_cqn(rcqe_cqn), .s0_cqe(rcqe),
+    .s1_valid(tcqe_valid), .s1_ready(tcqe_ready), .s1_cqn(tcqe_cqn), .s1_cqe(tcqe),
+    .m_xl_valid(cxl_valid), .m_xl_ready(cxl_ready), .m_xl_key(cxl_key), .m_xl_pd(cxl_pd),
+    .m_xl_va(cxl_va), .m_xl_len(cxl_len), .m_xl_access(cxl_access),
+    .s_seg_valid(rseg_valid && rseg_tag), .s_seg_ready(rseg_cq_ready), .s_seg_addr(rseg_addr),
+    .s_seg_last(rseg_last), .s_seg_status(rseg_status),
+    .m_wr_desc_valid(cq_desc_valid), .m_wr_desc_ready(cq_desc_ready), .m_wr_desc_addr(cq_desc_addr),
+    .m_wr_desc_len(cq_desc_len),
+    .m_wr_tdata(cq_tdata), .m_wr_tkeep(unused_cq_tkeep), .m_wr_tvalid(cq_tvalid), .m_wr_tready(cq_tready),
+    .m_wr_tlast(cq_tlast),
+    .cnt_cqes(c_cqes), .cnt_cq_err(c_cq_err)
+);
+
+// ---------------------------------------------------------------------------
+// Counters
+// ---------------------------------------------------------------------------
+
+reg [31:0] c_tx_frames, c_tx_bytes, c_rx_frames, c_rx_bytes, c_icrc, c_ip_csum, c_bad;
+reg [31:0] c_split_err, c_dma_err, c_net_dropped, c_tx_len_err;
+wire [W-1:0] tx_keep = m_eth_tx_tkeep;
+wire [W-1:0] rx_keep = s_eth_rx_tkeep;
+reg [$clog2(W):0] tx_pop, rx_pop;
+integer pi;
+always @* begin
+    tx_pop = 0;
+    rx_pop = 0;
+    for (pi = 0; pi < W; pi = pi + 1) begin
+        tx_pop = tx_pop + {{$clog2(W){1'b0}}, tx_keep[pi]};
+        rx_pop = rx_pop + {{$clog2(W){1'b0}}, rx_keep[pi]};
+    end
+end
+
+always @(posedge clk) begin
+    if (m_eth_tx_tvalid && m_eth_tx_tready) begin
+        c_tx_bytes <= c_tx_bytes + {{(31 - $clog2(W)){1'b0}}, tx_pop};
+        if (m_eth_tx_tlast)
+            c_tx_frames <= c_tx_frames + 1'b1;
+    end
+    if (s_eth_rx_tvalid && s_eth_rx_tready) begin
+        c_rx_bytes <= c_rx_bytes + {{(31 - $clog2(W)){1'b0}}, rx_pop};
+        if (s_eth_rx_tlast)
+            c_rx_frames <= c_rx_frames + 1'b1;
+    end
+    if (p_stat_valid && p_stat_verdict == `FROCE_VERDICT_ICRC_BAD)
+        c_icrc <= c_icrc + 1'b1;
+    if (p_stat_valid && p_stat_verdict == `FROCE_VERDICT_IP_CSUM)
+        c_ip_csum <= c_ip_csum + 1'b1;
+    if (pb_stat_valid && (pb_stat_dropped || pb_stat_overflow) && !(p_stat_valid && p_stat_verdict == `FROCE_VERDICT_ICRC_BAD))
+        c_bad <= c_bad + 1'b1;
+    if (split_err)
+        c_split_err <= c_split_err + 1'b1;
+    if ((trd_st_valid && trd_st_err != 4'd0) || (rrd_st_valid && rrd_st_err != 4'd0) ||
+        (wr_st_valid && wr_st_err != 4'd0))
+        c_dma_err <= c_dma_err + 1'b1;
+    if (net_tvalid && unused_net_tlast)
+        c_net_dropped <= c_net_dropped + 1'b1;
+    if (tx_len_err)
+        c_tx_len_err <= c_tx_len_err + 1'b1;
+    if (rst) begin
+        c_tx_frames <= 32'd0; c_tx_bytes <= 32'd0; c_rx_frames <= 32'd0; c_rx_bytes <= 32'd0;
+        c_icrc <= 32'd0; c_ip_csum <= 32'd0; c_bad <= 32'd0; c_split_err <= 32'd0;
+        c_dma_err <= 32'd0; c_net_dropped <= 32'd0; c_tx_len_err <= 32'd0;
+    end
+end
+
+integer ci;
+always @* begin
+    for (ci = 0; ci < `FROCE_CNT_NUM; ci = ci + 1)
+        cnt[ci] = 32'd0;
+    cnt[`FROCE_CNT_SENT_PKTS] = c_tx_frames;
+    cnt[`FROCE_CNT_RCVD_PKTS] = c_rx_frames;
+    cnt[`FROCE_CNT_SENT_BYTES] = c_tx_bytes;
+    cnt[`FROCE_CNT_RCVD_BYTES] = c_rx_bytes;
+    cnt[`FROCE_CNT_RDMA_SENDS] = c_req_pkts;
+    cnt[`FROCE_CNT_RDMA_RECVS] = c_rx_pkts;
+    cnt[`FROCE_CNT_DUPLICATE_REQUEST] = c_dup;
+    cnt[`FROCE_CNT_OUT_OF_SEQUENCE] = c_oos;
+    cnt[`FROCE_CNT_SEND_RNR_ERR] = c_rnr_sent;
+    cnt[`FROCE_CNT_PACKET_SEQ_ERR] = c_nak_rcvd;
+    cnt[`FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS] = c_access_err;
+    cnt[`FROCE_CNT_REQ_CQE_ERROR] = c_wqe_err;
+    cnt[`FROCE_CNT_RX_ICRC_ENCAPSULATED] = c_icrc;
+    cnt[`FROCE_CNT_RX_IP_CSUM_ERRORS] = c_ip_csum;
+    cnt[`FROCE_CNT_RX_BAD_PKTS] = c_bad;
+    cnt[`FROCE_CNT_RX_NO_QP] = c_rx_dropped;
+    cnt[`FROCE_CNT_DOORBELL_DROPPED] = db_rejected + db_malformed;
+    cnt[`FROCE_CNT_NETDEV_RX_DROPPED] = c_net_dropped;
+end
+
+// not used yet: CQ arms (event queues), MSI-X, status bits kept for later
+assign m_msix_vector = 5'd0;
+assign m_msix_valid = 1'b0;
+wire unused_core = ^{cq_arm_valid, cq_arm_cqn, cq_arm_ci, cq_arm_solicited, cq_arm_sn, db_accepted,
+                     db_init_busy, tseg_first, rseg_first, tx_xl_busy, rx_xl_busy, m_msix_ready, tx_tuser,
+                     c_resp_pkts, c_wqes, c_cqes, c_cq_err, c_split_err, c_dma_err, c_tx_len_err,
+                     wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], c_nak_sent};
+
+endmodule
+
+`resetall

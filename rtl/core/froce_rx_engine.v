@@ -1,0 +1,903 @@
+// SPDX-License-Identifier: MIT
+// Responder and completer: RoCE packets from the RX buffer -> PSN checks, key checks, scatter DMA, ACKs, CQEs.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "froce_hw.vh"
+
+/*
+ * One packet at a time, in arrival order, from froce_rx_pkt_buffer (only
+ * packets with a good ICRC get here). The header is looked up by BTH.DestQP;
+ * the payload is either dropped or cut by froce_axis_split into one piece per
+ * DMA write descriptor (m_split_*, m_wdesc_*), in lock step.
+ *
+ * Responder (RC SEND and RDMA WRITE, with immediate), QP in RTR or RTS:
+ *   PSN - ePSN (24-bit serial):  0 -> execute;  < 0 -> duplicate: dropped,
+ *   re-ACKed with ePSN - 1;  > 0 -> out of sequence: dropped, one
+ *   PSN-sequence NAK per gap (until ePSN moves).
+ *   Opcode sequence (FIRST/MIDDLE/LAST of one kind), payload lengths (FIRST and
+ *   MIDDLE carry exactly the MTU, the message the RETH announces) ->
+ *   NAK invalid request.
+ *   WRITE: QP access (REMOTE_WRITE), then the whole RETH range through the
+ *   MR/MTT unit (rkey, PDN, REMOTE_WRITE) on the first packet -> NAK remote
+ *   access error on failure, nothing written; every packet is scattered at
+ *   the running address.
+ *   SEND (and WRITE with immediate on its last packet) needs an RQ WQE: none
+ *   posted -> RNR NAK (MIN_RNR_TIMER), packet dropped, ePSN unchanged. The RQ
+ *   WQE is fetched for each packet; the first packet checks every SGE
+ *   (LOCAL_WRITE) and the capacity; the payload is scattered at the message
+ *   offset across the SGEs. The last packet writes the receive CQE and
+ *   consumes the RQ WQE. A message longer than the buffers: LOC_LEN_ERR CQE,
+ *   NAK invalid request.
+ *   Executed: ePSN + 1; MSN + 1 on a message's last packet; an ACK when the
+ *   packet asks for one (AckReq), sent only after its data writes completed.
+ *   A NAK other than PSN-sequence puts the responder side in error: later
+ *   requests are dropped.
+ *
+ * Completer (responses to this QP's requests), QP in RTS or ERR:
+ *   ACK with PSN p retires in-flight WQEs (table written by the requester)
+ *   whose last PSN <= p, oldest first; signaled ones get a CQE. A NAK with an
+ *   error code completes the oldest WQE with REM_INV_REQ_ERR /
+ *   REM_ACCESS_ERR / REM_OP_ERR, flushes the other in-flight WQEs and puts the
+ *   send side in error (qp_err, read by the requester, which flushes the
+ *   rest). PSN-sequence NAKs and RNR NAKs are counted (retransmission is
+ *   not built yet). Each retirement kicks the requester.
+ *
+ * Other opcodes (UC, UD, READ, atomics, CNP) are dropped and counted.
+ */
+module froce_rx_engine #(
+    parameter DATA_WIDTH = 64,
+    parameter NUM_QPS = 256,
+    parameter OUTSTANDING = 32
+) (
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /* Context commits */
+    input  wire                         qpc_we,
+    input  wire [QW-1:0]                qpc_waddr,
+    input  wire [QPC_BITS-1:0]          qpc_wdata,
+    input  wire                         qpc_load_reset,
+    input  wire                         qpc_load_rq_psn,
+
+    /* RQ doorbells */
+    input  wire                         s_db_valid,
+    output wire                         s_db_ready,
+    input  wire [23:0]                  s_db_qpn,
+    input  wire [15:0]                  s_db_pi,
+
+    /* Packets (header bundle + payload) */
+    input  wire [`FROCE_RHDR_W-1:0]     s_hdr,
+    input  wire                         s_hdr_valid,
+    output wire                         s_hdr_ready,
+    input  wire                         s_pay_tvalid,
+    output wire                         s_pay_tready,
+    input  wire                         s_pay_tlast,
+    output wire                         pay_to_split,   // payload goes to the splitter
+    input  wire                         split_tready,
+
+    /* Response headers to the requester side */
+    output reg                          m_resp_valid,
+    input  wire                         m_resp_ready,
+    output reg  [`FROCE_RHDR_W-1:0]     m_resp_hdr,
+
+    /* Kicks to the requester */
+    output reg                          m_kick_valid,
+    input  wire                         m_kick_ready,
+    output reg  [QW-1:0]                m_kick_qpn,
+
+    /* Requester state */
+    output wire [QW-1:0]                r_qpn,
+    input  wire [15:0]                  r_sq_next,
+    input  wire [QW-1:0]                x_qpn,
+    output wire [15:0]                  x_ack_wqe,
+    output wire                         x_err,
+
+    /* In-flight table read (asynchronous) */
+    output wire [QW+OW-1:0]             if_raddr,
+    input  wire [IF_BITS-1:0]           if_rdata,
+
+    /* MR/MTT translation */
+    output reg                          m_xl_valid,
+    input  wire                         m_xl_ready,
+    output reg  [31:0]                  m_xl_key,
+    output wire [23:0]                  m_xl_pd,
+    output reg  [63:0]                  m_xl_va,
+    output reg  [31:0]                  m_xl_len,
+    output reg  [3:0]                   m_xl_access,
+    input  wire                         s_seg_valid,
+    output wire                         s_seg_ready,
+    input  wire [63:0]                  s_seg_addr,
+    input  wire [31:0]                  s_seg_len,
+    input  wire                         s_seg_last,
+    input  wire [2:0]                   s_seg_status,
+
+    /* RQ WQE fetch: DMA read engine */
+    output wire                         m_rd_desc_valid,
+    input  wire                         m_rd_desc_ready,
+    output wire [63:0]                  m_rd_desc_addr,
+    output wire [15:0]                  m_rd_desc_len,
+    input  wire [DATA_WIDTH-1:0]        s_rd_tdata,
+    input  wire                         s_rd_tvalid,
+    output wire                         s_rd_tready,
+
+    /* Scatter: splitter command + DMA write descriptor, in lock step */
+    output wire                         m_scat_valid,
+    input  wire                         m_scat_ready,
+    output wire [63:0]                  m_scat_addr,
+    output wire [15:0]                  m_scat_len,
+    output wire                         m_scat_last,    // last piece of the packet
+    output wire                         m_scat_discard, // drop these bytes
+    input  wire                         wr_done,        // one of our DMA writes completed
+
+    /* CQE requests */
+    output reg                          m_cqe_valid,
+    input  wire                         m_cqe_ready,
+    output reg  [23:0]                  m_cqe_cqn,
+    output reg  [CQE_BITS-1:0]          m_cqe,
+
+    /* Counters */
+    output reg  [31:0]                  cnt_rx_pkts,
+    output reg  [31:0]                  cnt_dup,
+    output reg  [31:0]                  cnt_oos,
+    output reg  [31:0]                  cnt_nak_sent,
+    output reg  [31:0]                  cnt_rnr_sent,
+    output reg  [31:0]                  cnt_nak_rcvd,
+    output reg  [31:0]                  cnt_access_err,
+    output reg  [31:0]                  cnt_dropped
+);
+
+localparam QW = $clog2(NUM_QPS);
+localparam OW = $clog2(OUTSTANDING);
+localparam QPC_BITS = `FROCE_QPC_SIZE * 8;
+localparam CQE_BITS = `FROCE_CQE_SIZE * 8;
+localparam IF_BITS = 24 + 24 + 16 + 1 + 8 + 32;
+localparam W = DATA_WIDTH / 8;
+localparam KW = $clog2(W);
+localparam WQE_MAX = 1 << `FROCE_WQE_SHIFT_MAX;
+localparam WQE_BITS = WQE_MAX * 8;
+localparam WB_W = `FROCE_WQE_SHIFT_MAX - KW + 1;
+
+initial begin
+    if ((1 << QW) != NUM_QPS || (1 << OW) != OUTSTANDING || W < 8) begin
+        $display("froce_rx_engine: NUM_QPS and OUTSTANDING must be powers of two, DATA_WIDTH >= 64");
+        $finish;
+    end
+end
+
+// ---------------------------------------------------------------------------
+// Contexts and per-QP state
+// ---------------------------------------------------------------------------
+
+reg [QPC_BITS-1:0] qpc_ram [0:NUM_QPS-1];
+reg [QW-1:0] q_reg;
+reg [QPC_BITS-1:0] ctx;
+
+always @(posedge clk) begin
+    if (qpc_we)
+        qpc_ram[qpc_waddr] <= qpc_wdata;
+    ctx <= qpc_ram[q_reg];
+end
+
+// responder
+reg [23:0] epsn_ram [0:NUM_QPS-1];
+reg [23:0] msn_ram [0:NUM_QPS-1];
+reg [15:0] rq_pi_ram [0:NUM_QPS-1];
+reg [15:0] rq_ci_ram [0:NUM_QPS-1];
+reg [63:0] wr_va_ram [0:NUM_QPS-1];
+reg [31:0] wr_key_ram [0:NUM_QPS-1];
+reg [31:0] wr_left_ram [0:NUM_QPS-1];
+reg [31:0] wr_total_ram [0:NUM_QPS-1];
+reg [31:0] recv_off_ram [0:NUM_QPS-1];
+reg [NUM_QPS-1:0] nak_sent;
+reg [NUM_QPS-1:0] in_msg;
+reg [NUM_QPS-1:0] msg_write;        // the message in progress is a WRITE
+reg [NUM_QPS-1:0] resp_err;
+// completer
+reg [15:0] ack_wqe_ram [0:NUM_QPS-1];
+reg [NUM_QPS-1:0] req_err;
+
+assign x_ack_wqe = ack_wqe_ram[x_qpn];
+assign x_err = req_err[x_qpn];
+assign r_qpn = q_reg;
+
+// context fields
+wire [3:0] c_state = ctx[`FROCE_QPC_STATE_LSB +: `FROCE_QPC_STATE_W];
+wire [2:0] c_mtu = ctx[`FROCE_QPC_PATH_MTU_LSB +: `FROCE_QPC_PATH_MTU_W];
+wire [23:0] c_pdn = ctx[`FROCE_QPC_PDN_LSB +: `FROCE_QPC_PDN_W];
+wire [23:0] c_scqn = ctx[`FROCE_QPC_SCQN_LSB +: `FROCE_QPC_SCQN_W];
+wire [23:0] c_rcqn = ctx[`FROCE_QPC_RCQN_LSB +: `FROCE_QPC_RCQN_W];
+wire [23:0] c_dqpn = ctx[`FROCE_QPC_DEST_QPN_LSB +: `FROCE_QPC_DEST_QPN_W];
+wire [7:0] c_access = ctx[`FROCE_QPC_ACCESS_LSB +: `FROCE_QPC_ACCESS_W];
+wire [4:0] c_rq_log = ctx[`FROCE_QPC_RQ_LOG_SIZE_LSB +: `FROCE_QPC_RQ_LOG_SIZE_W];
+wire [3:0] c_rq_shift = ctx[`FROCE_QPC_RQ_WQE_SHIFT_LSB +: `FROCE_QPC_RQ_WQE_SHIFT_W];
+wire [31:0] c_ring_key = ctx[`FROCE_QPC_RING_KEY_LSB +: `FROCE_QPC_RING_KEY_W];
+wire [63:0] c_rq_va = ctx[`FROCE_QPC_RQ_VA_LSB +: `FROCE_QPC_RQ_VA_W];
+wire [4:0] c_min_rnr = ctx[`FROCE_QPC_MIN_RNR_TIMER_LSB +: `FROCE_QPC_MIN_RNR_TIMER_W];
+wire [2:0] mtu_code = c_mtu < 3'd1 ? 3'd1 : c_mtu > 3'd5 ? 3'd5 : c_mtu;
+wire [12:0] mtu = 13'd128 << mtu_code;
+wire [9:0] rq_wqe_bytes = 10'd1 << c_rq_shift;
+
+// ---------------------------------------------------------------------------
+// Current packet
+// ---------------------------------------------------------------------------
+
+reg [`FROCE_RHDR_W-1:0] h;
+wire [7:0] h_op = h[`FROCE_RHDR_OPCODE_LSB +: 8];
+wire [23:0] h_dqpn = h[`FROCE_RHDR_DQPN_LSB +: 24];
+wire [23:0] h_psn = h[`FROCE_RHDR_PSN_LSB +: 24];
+wire h_ackreq = h[`FROCE_RHDR_ACKREQ_LSB];
+wire h_se = h[`FROCE_RHDR_SE_LSB];
+wire [63:0] h_va = h[`FROCE_RHDR_RETH_VA_LSB +: 64];
+wire [31:0] h_rkey = h[`FROCE_RHDR_RETH_RKEY_LSB +: 32];
+wire [31:0] h_dmalen = h[`FROCE_RHDR_RETH_DMALEN_LSB +: 32];
+wire [31:0] h_imm = h[`FROCE_RHDR_IMM_LSB +: 32];
+wire [7:0] h_syn = h[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8];
+wire [12:0] h_plen = h[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 13];
+
+// opcode classes (RC only for now)
+wire op_send_first = h_op == `FROCE_OP_RC_SEND_FIRST;
+wire op_send_mid = h_op == `FROCE_OP_RC_SEND_MIDDLE;
+wire op_send_last = h_op == `FROCE_OP_RC_SEND_LAST || h_op == `FROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE;
+wire op_send_only = h_op == `FROCE_OP_RC_SEND_ONLY || h_op == `FROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE;
+wire op_wr_first = h_op == `FROCE_OP_RC_RDMA_WRITE_FIRST;
+wire op_wr_mid = h_op == `FROCE_OP_RC_RDMA_WRITE_MIDDLE;
+wire op_wr_last = h_op == `FROCE_OP_RC_RDMA_WRITE_LAST || h_op == `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE;
+wire op_wr_only = h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY || h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+wire op_imm = h_op == `FROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE || h_op == `FROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE ||
+              h_op == `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE || h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+wire op_send = op_send_first || op_send_mid || op_send_last || op_send_only;
+wire op_write = op_wr_first || op_wr_mid || op_wr_last || op_wr_only;
+wire op_request = op_send || op_write;
+wire op_ack = h_op == `FROCE_OP_RC_ACKNOWLEDGE;
+wire op_starts = op_send_first || op_send_only || op_wr_first || op_wr_only;
+wire op_ends = op_send_last || op_send_only || op_wr_last || op_wr_only;
+wire needs_rqe = op_send || (op_imm && op_write);
+
+// ---------------------------------------------------------------------------
+// RQ WQE buffer
+// ---------------------------------------------------------------------------
+
+reg [WQE_BITS-1:0] rqe;
+reg [WB_W-1:0] rqe_beats;
+wire [15:0] rqe_index = rqe[`FROCE_RQ_WQE_HDR_WQE_INDEX_LSB +: 16];
+wire [7:0] rqe_nsge = rqe[`FROCE_RQ_WQE_HDR_NUM_SGE_LSB +: 8];
+reg [4:0] sge_i;
+wire [11:0] sge_bit = {sge_i + 5'd1, 7'd0};
+wire [127:0] sge_seg = rqe[sge_bit +: 128];
+wire [63:0] sge_addr = sge_seg[`FROCE_WQE_DATA_ADDR_LSB +: 64];
+wire [31:0] sge_len = sge_seg[`FROCE_WQE_DATA_LEN_LSB +: 32];
+wire [31:0] sge_lkey = sge_seg[`FROCE_WQE_DATA_LKEY_LSB +: 32];
+// SGEs that fit in the WQE
+wire [5:0] max_sge = rq_wqe_bytes[9:4] - 6'd1;
+wire [4:0] nsge = {3'd0, rqe_nsge} > {5'd0, max_sge} ? max_sge[4:0] : rqe_nsge[4:0];
+
+// ---------------------------------------------------------------------------
+// State machine
+// ---------------------------------------------------------------------------
+
+localparam [5:0]
+    R_IDLE = 6'd0, R_CTX = 6'd1, R_CLASS = 6'd2, R_EXEC = 6'd3, R_WCHK = 6'd4,
+    R_WCHK_SEG = 6'd5, R_RQ = 6'd6, R_RQ_XL = 6'd7, R_RQ_SEG = 6'd8, R_RQ_DATA = 6'd9,
+    R_RVAL = 6'd10, R_RVAL_SEG = 6'd11, R_SEEK = 6'd12, R_SCAT_XL = 6'd13,
+    R_SCAT_SEG = 6'd14, R_PAY = 6'd15, R_CQE = 6'd16, R_ACKQ = 6'd17, R_DONE = 6'd18,
+    R_DROP = 6'd19, R_CMPL = 6'd21, R_CMPL_CQE = 6'd22, R_KICK = 6'd24, R_WRITE = 6'd25;
+reg [5:0] state;
+
+reg [23:0] epsn_reg, msn_reg;
+reg [15:0] rq_ci_reg;
+reg [63:0] va_reg;                  // scatter address (WRITE) / SGE address
+reg [31:0] key_reg;
+reg [31:0] wr_left_reg;
+reg [31:0] wr_total_reg;
+reg [31:0] off_reg;                 // message offset (SEND)
+reg [31:0] sge_off_reg;
+reg [12:0] pleft_reg;
+reg [32:0] cap_reg;
+reg bad_reg;
+reg seg_last_piece_reg;
+reg send_resp_reg;                  // a response header is due after the packet
+reg [7:0] resp_syn_reg;
+reg [23:0] resp_psn_reg;
+reg pay_done_reg;                   // the packet's payload has been consumed
+reg pay_split_reg;                  // payload routed to the splitter
+reg do_cqe_reg;                     // receive completion due
+reg [7:0] cqe_status_reg;
+reg [7:0] cqe_vendor_reg;
+reg [15:0] cmpl_i;                  // completer: WQE being retired
+reg cmpl_nak_reg;
+reg retired_reg;
+reg [15:0] wr_pending;              // our DMA writes not yet completed
+
+wire [23:0] psn_diff = h_psn - epsn_reg;
+wire [IF_BITS-1:0] ent = if_rdata;
+wire [23:0] ent_last = ent[24 +: 24];
+wire [15:0] ent_index = ent[48 +: 16];
+wire ent_sig = ent[64];
+wire [7:0] ent_op = ent[65 +: 8];
+assign if_raddr = {q_reg, cmpl_i[OW-1:0]};
+wire [23:0] ack_psn_diff = h_psn - ent_last;      // >= 0 (serial): covered
+
+assign s_db_ready = state == R_IDLE && !s_hdr_valid;
+assign s_hdr_ready = state == R_IDLE;
+assign pay_to_split = pay_split_reg && !pay_done_reg;
+wire pay_drop = state == R_DROP || state == R_DONE || state == R_PAY || state == R_CMPL;
+assign s_pay_tready = !pay_done_reg && (pay_split_reg ? split_tready : pay_drop);
+assign m_xl_pd = c_pdn;
+
+// segments -> splitter commands + write descriptors
+wire seg_ok = s_seg_status == `FROCE_XLATE_OK;
+assign m_scat_valid = state == R_SCAT_SEG && s_seg_valid;
+assign m_scat_addr = s_seg_addr;
+assign m_scat_len = s_seg_len[15:0];
+assign m_scat_last = s_seg_last && seg_last_piece_reg;
+assign m_scat_discard = !seg_ok;
+assign s_seg_ready = state == R_WCHK_SEG || state == R_RVAL_SEG ? 1'b1 :
+                     state == R_RQ_SEG ? (!seg_ok || m_rd_desc_ready) :
+                     state == R_SCAT_SEG ? m_scat_ready : 1'b0;
+assign m_rd_desc_valid = state == R_RQ_SEG && s_seg_valid && seg_ok;
+assign m_rd_desc_addr = s_seg_addr;
+assign m_rd_desc_len = s_seg_len[15:0];
+assign s_rd_tready = 1'b1;
+
+// response header: the reverse path of the request
+reg [`FROCE_RHDR_W-1:0] resp_hdr;
+always @* begin
+    resp_hdr = {`FROCE_RHDR_W{1'b0}};
+    resp_hdr[`FROCE_RHDR_KIND_LSB +: 3] = h[`FROCE_RHDR_KIND_LSB +: 3];
+    resp_hdr[`FROCE_RHDR_VLAN_EN_LSB] = h[`FROCE_RHDR_VLAN_EN_LSB];
+    resp_hdr[`FROCE_RHDR_VLAN_PCP_LSB +: 3] = h[`FROCE_RHDR_VLAN_PCP_LSB +: 3];
+    resp_hdr[`FROCE_RHDR_VLAN_VID_LSB +: 12] = h[`FROCE_RHDR_VLAN_VID_LSB +: 12];
+    resp_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48] = h[`FROCE_RHDR_ETH_SRC_LSB +: 48];
+    resp_hdr[`FROCE_RHDR_ETH_SRC_LSB +: 48] = h[`FROCE_RHDR_ETH_DST_LSB +: 48];
+    resp_hdr[`FROCE_RHDR_SGID_LSB +: 128] = h[`FROCE_RHDR_DGID_LSB +: 128];
+    resp_hdr[`FROCE_RHDR_DGID_LSB +: 128] = h[`FROCE_RHDR_SGID_LSB +: 128];
+    resp_hdr[`FROCE_RHDR_TCLASS_LSB +: 8] = ctx[`FROCE_QPC_AV_TCLASS_LSB +: 8];
+    resp_hdr[`FROCE_RHDR_FLOW_LABEL_LSB +: 20] = ctx[`FROCE_QPC_AV_FLOW_LABEL_LSB +: 20];
+    resp_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = ctx[`FROCE_QPC_AV_HOP_LIMIT_LSB +: 8] == 8'd0 ? 8'd64 : ctx[`FROCE_QPC_AV_HOP_LIMIT_LSB +: 8];
+    resp_hdr[`FROCE_RHDR_IP_DF_LSB] = 1'b1;
+    resp_hdr[`FROCE_RHDR_UDP_SPORT_LSB +: 16] = h[`FROCE_RHDR_UDP_SPORT_LSB +: 16];
+    resp_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = `FROCE_OP_RC_ACKNOWLEDGE;
+    resp_hdr[`FROCE_RHDR_PKEY_LSB +: 16] = 16'hFFFF;
+    resp_hdr[`FROCE_RHDR_DQPN_LSB +: 24] = c_dqpn;
+    resp_hdr[`FROCE_RHDR_PSN_LSB +: 24] = resp_psn_reg;
+    resp_hdr[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8] = resp_syn_reg;
+    resp_hdr[`FROCE_RHDR_AETH_MSN_LSB +: 24] = msn_reg;
+end
+
+localparam [7:0] SYN_ACK = {`FROCE_AETH_TYPE_ACK, `FROCE_AETH_CREDITS_INVALID};
+localparam [7:0] SYN_NAK_SEQ = {`FROCE_AETH_TYPE_NAK, `FROCE_AETH_NAK_PSN_SEQ_ERR};
+localparam [7:0] SYN_NAK_INV = {`FROCE_AETH_TYPE_NAK, `FROCE_AETH_NAK_INVALID_REQUEST};
+localparam [7:0] SYN_NAK_ACC = {`FROCE_AETH_TYPE_NAK, `FROCE_AETH_NAK_REMOTE_ACCESS_ERR};
+localparam [7:0] SYN_NAK_OP = {`FROCE_AETH_TYPE_NAK, `FROCE_AETH_NAK_REMOTE_OP_ERR};
+
+// receive CQE
+reg [CQE_BITS-1:0] rcqe;
+always @* begin
+    rcqe = {CQE_BITS{1'b0}};
+    rcqe[`FROCE_CQE_QPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
+    rcqe[`FROCE_CQE_OPCODE_LSB +: 8] = op_write ? `FROCE_CQE_OP_RECV_RDMA_WITH_IMM : `FROCE_CQE_OP_RECV;
+    rcqe[`FROCE_CQE_WQE_INDEX_LSB +: 16] = rq_ci_reg;
+    rcqe[`FROCE_CQE_STATUS_LSB +: 8] = cqe_status_reg;
+    rcqe[`FROCE_CQE_VENDOR_ERR_LSB +: 8] = cqe_vendor_reg;
+    rcqe[`FROCE_CQE_BYTE_CNT_LSB +: 32] = op_write ? wr_total_reg : off_reg;
+    rcqe[`FROCE_CQE_IMM_INV_LSB +: 32] = h_imm;
+    rcqe[`FROCE_CQE_SRC_QPN_LSB +: 24] = c_dqpn;
+    rcqe[`FROCE_CQE_WITH_IMM_LSB] = op_imm;
+    rcqe[`FROCE_CQE_SOLICITED_LSB] = h_se;
+end
+
+// send-side CQE (completer)
+wire [7:0] nak_code = {3'd0, h_syn[4:0]};
+// under a NAK, WQEs that end before its PSN were acknowledged by it
+wire nak_ok = cmpl_nak_reg && !ack_psn_diff[23] && ack_psn_diff != 24'd0;
+reg err_given_reg;
+reg [7:0] cmpl_status;
+reg [7:0] cmpl_vendor;
+always @* begin
+    if (!cmpl_nak_reg || nak_ok) begin
+        cmpl_status = `FROCE_WC_SUCCESS;
+        cmpl_vendor = `FROCE_VENDOR_ERR_NONE;
+    end else if (err_given_reg) begin
+        cmpl_status = `FROCE_WC_WR_FLUSH_ERR;
+        cmpl_vendor = `FROCE_VENDOR_ERR_FLUSHED;
+    end else if (nak_code == {3'd0, `FROCE_AETH_NAK_REMOTE_ACCESS_ERR}) begin
+        cmpl_status = `FROCE_WC_REM_ACCESS_ERR;
+        cmpl_vendor = `FROCE_VENDOR_ERR_NAK_REMOTE_ACCESS;
+    end else if (nak_code == {3'd0, `FROCE_AETH_NAK_REMOTE_OP_ERR}) begin
+        cmpl_status = `FROCE_WC_REM_OP_ERR;
+        cmpl_vendor = `FROCE_VENDOR_ERR_NAK_REMOTE_OP;
+    end else begin
+        cmpl_status = `FROCE_WC_REM_INV_REQ_ERR;
+        cmpl_vendor = `FROCE_VENDOR_ERR_NAK_INVALID_REQUEST;
+    end
+end
+reg [CQE_BITS-1:0] scqe;
+always @* begin
+    scqe = {CQE_BITS{1'b0}};
+    scqe[`FROCE_CQE_QPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
+    scqe[`FROCE_CQE_OPCODE_LSB +: 8] = (ent_op == `FROCE_WQE_OP_RDMA_WRITE || ent_op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM) ?
+                                       `FROCE_CQE_OP_RDMA_WRITE : `FROCE_CQE_OP_SEND;
+    scqe[`FROCE_CQE_WQE_INDEX_LSB +: 16] = ent_index;
+    scqe[`FROCE_CQE_STATUS_LSB +: 8] = cmpl_status;
+    scqe[`FROCE_CQE_VENDOR_ERR_LSB +: 8] = cmpl_vendor;
+end
+
+integer k;
+
+always @(posedge clk) begin
+    if (m_kick_valid && m_kick_ready)
+        m_kick_valid <= 1'b0;
+    if (s_pay_tvalid && s_pay_tready && s_pay_tlast)
+        pay_done_reg <= 1'b1;
+
+    case (state)
+    R_IDLE: begin
+        if (s_hdr_valid) begin
+            h <= s_hdr;
+            q_reg <= s_hdr[`FROCE_RHDR_DQPN_LSB +: QW];
+            pay_done_reg <= 1'b0;
+            pay_split_reg <= 1'b0;
+            send_resp_reg <= 1'b0;
+            do_cqe_reg <= 1'b0;
+            bad_reg <= 1'b0;
+            pleft_reg <= 13'd0;
+            cqe_status_reg <= `FROCE_WC_SUCCESS;
+            cqe_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
+            cnt_rx_pkts <= cnt_rx_pkts + 1'b1;
+            state <= R_CTX;
+        end else if (s_db_valid && s_db_qpn < NUM_QPS) begin
+            rq_pi_ram[s_db_qpn[QW-1:0]] <= s_db_pi;
+        end
+    end
+    R_CTX: begin
+        epsn_reg <= epsn_ram[q_reg];
+        msn_reg <= msn_ram[q_reg];
+        rq_ci_reg <= rq_ci_ram[q_reg];
+        wr_left_reg <= wr_left_ram[q_reg];
+        wr_total_reg <= wr_total_ram[q_reg];
+        va_reg <= wr_va_ram[q_reg];
+        key_reg <= wr_key_ram[q_reg];
+        off_reg <= recv_off_ram[q_reg];
+        state <= R_CLASS;
+    end
+    R_CLASS: begin
+        if (h_dqpn >= NUM_QPS) begin
+            state <= R_DROP;
+        end else if (op_request && (c_state == `FROCE_QP_STATE_RTR || c_state == `FROCE_QP_STATE_RTS) &&
+                     !resp_err[q_reg]) begin
+            resp_psn_reg <= epsn_reg - 1'b1;
+            resp_syn_reg <= SYN_ACK;
+            if (psn_diff == 24'd0) begin
+                state <= R_EXEC;
+            end else if (psn_diff[23]) begin
+                // duplicate: already executed; say so again
+                cnt_dup <= cnt_dup + 1'b1;
+                send_resp_reg <= 1'b1;
+                state <= R_DROP;
+            end else begin
+                cnt_oos <= cnt_oos + 1'b1;
+                if (!nak_sent[q_reg]) begin
+                    nak_sent[q_reg] <= 1'b1;
+                    resp_psn_reg <= epsn_reg;
+                    resp_syn_reg <= SYN_NAK_SEQ;
+                    send_resp_reg <= 1'b1;
+                    cnt_nak_sent <= cnt_nak_sent + 1'b1;
+                end
+                state <= R_DROP;
+            end
+        end else if (op_ack && (c_state == `FROCE_QP_STATE_RTS || c_state == `FROCE_QP_STATE_SQD ||
+                                c_state == `FROCE_QP_STATE_ERR)) begin
+            cmpl_i <= ack_wqe_ram[q_reg];
+            retired_reg <= 1'b0;
+            cmpl_nak_reg <= 1'b0;
+            err_given_reg <= 1'b0;
+            state <= R_CMPL;
+        end else begin
+            cnt_dropped <= cnt_dropped + 1'b1;
+            state <= R_DROP;
+        end
+    end
+
+    // ---- responder ----
+    R_EXEC: begin
+        resp_psn_reg <= h_psn;
+        // opcode sequence and payload length rules
+        if ((in_msg[q_reg] && (op_starts || (msg_write[q_reg] != op_write))) ||
+            (!in_msg[q_reg] && !op_starts) ||
+            (!op_ends && h_plen != mtu) ||
+            (op_ends && h_plen > mtu) ||
+            (op_wr_only && {19'd0, h_plen} != h_dmalen) ||
+            (op_wr_first && h_dmalen <= {19'd0, mtu}) ||
+            (op_wr_mid && wr_left_reg <= {19'd0, mtu}) ||
+            (op_wr_last && {19'd0, h_plen} != wr_left_reg)) begin
+            resp_syn_reg <= SYN_NAK_INV;
+            bad_reg <= 1'b1;
+            state <= R_DONE;
+        end else if (op_wr_first || op_wr_only) begin
+            va_reg <= h_va;
+            key_reg <= h_rkey;
+            wr_left_reg <= h_dmalen;
+            wr_total_reg <= h_dmalen;
+            if (!c_access[1]) begin
+                resp_syn_reg <= SYN_NAK_ACC;
+                bad_reg <= 1'b1;
+                state <= R_DONE;
+            end else if (h_dmalen == 32'd0) begin
+                state <= needs_rqe ? R_RQ : R_WRITE;
+            end else begin
+                m_xl_valid <= 1'b1;
+                m_xl_key <= h_rkey;
+                m_xl_va <= h_va;
+                m_xl_len <= h_dmalen;
+                m_xl_access <= 4'd2;        // REMOTE_WRITE
+                state <= R_WCHK;
+            end
+        end else begin
+            state <= needs_rqe ? R_RQ : R_WRITE;
+        end
+    end
+    R_WRITE: begin
+        // scatter a WRITE packet at the running address
+        pleft_reg <= h_plen;
+        state <= h_plen == 13'd0 ? R_PAY : R_SCAT_XL;
+    end
+    R_WCHK: if (m_xl_ready) begin
+        m_xl_valid <= 1'b0;
+        state <= R_WCHK_SEG;
+    end
+    R_WCHK_SEG: if (s_seg_valid) begin
+        if (!seg_ok)
+            bad_reg <= 1'b1;
+        if (s_seg_last) begin
+            if (!seg_ok || bad_reg) begin
+                resp_syn_reg <= SYN_NAK_ACC;
+                bad_reg <= 1'b1;
+                cnt_access_err <= cnt_access_err + 1'b1;
+                state <= R_DONE;
+            end else begin
+                state <= needs_rqe ? R_RQ : R_WRITE;
+            end
+        end
+    end
+
+    // RQ WQE
+    R_RQ: begin
+        if (rq_ci_reg == rq_pi_ram[q_reg]) begin
+            // receiver not ready: the requester retries this PSN
+            resp_syn_reg <= {`FROCE_AETH_TYPE_RNR_NAK, c_min_rnr};
+            resp_psn_reg <= h_psn;
+            send_resp_reg <= 1'b1;
+            cnt_rnr_sent <= cnt_rnr_sent + 1'b1;
+            state <= R_DROP;
+        end else begin
+            m_xl_valid <= 1'b1;
+            m_xl_key <= c_ring_key;
+            m_xl_va <= c_rq_va + ({48'd0, rq_ci_reg & ~(16'hFFFF << c_rq_log)} << c_rq_shift);
+            m_xl_len <= {22'd0, rq_wqe_bytes};
+            m_xl_access <= 4'd0;
+            rqe_beats <= {WB_W{1'b0}};
+            state <= R_RQ_XL;
+        end
+    end
+    R_RQ_XL: if (m_xl_ready) begin
+        m_xl_valid <= 1'b0;
+        state <= R_RQ_SEG;
+    end
+    R_RQ_SEG: if (s_seg_valid && s_seg_ready) begin
+        if (!seg_ok)
+            bad_reg <= 1'b1;
+        if (s_seg_last)
+            state <= R_RQ_DATA;
+    end
+    R_RQ_DATA: begin
+        if (bad_reg) begin
+            // the RQ ring is unreachable
+            resp_syn_reg <= SYN_NAK_OP;
+            state <= R_DONE;
+        end else if ({1'b0, rqe_beats, {KW{1'b0}}} >= {1'b0, rq_wqe_bytes}) begin
+            sge_i <= 5'd0;
+            cap_reg <= 33'd0;
+            cqe_status_reg <= `FROCE_WC_SUCCESS;
+            cqe_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
+            // WRITE with immediate only consumes the WQE; a SEND packet needs
+            // the buffer capacity (and on its first packet, checked SGEs)
+            state <= op_write ? R_WRITE : R_RVAL;
+        end
+    end
+    R_RVAL: begin
+        // capacity of the buffers; on a message's first packet every SGE
+        // must also be writable through its lkey
+        if (sge_i == nsge) begin
+            sge_i <= 5'd0;
+            sge_off_reg <= 32'd0;
+            if (bad_reg) begin
+                state <= R_DONE;
+            end else if ({1'b0, off_reg} + {20'd0, h_plen} > cap_reg) begin
+                cqe_status_reg <= `FROCE_WC_LOC_LEN_ERR;
+                cqe_vendor_reg <= `FROCE_VENDOR_ERR_RECV_TOO_SMALL;
+                resp_syn_reg <= SYN_NAK_INV;
+                bad_reg <= 1'b1;
+                state <= R_DONE;
+            end else begin
+                state <= h_plen == 13'd0 ? R_PAY : R_SEEK;
+            end
+        end else if (!m_xl_valid) begin
+            cap_reg <= cap_reg + {1'b0, sge_len};
+            if (sge_len == 32'd0 || !(op_send_first || op_send_only)) begin
+                sge_i <= sge_i + 1'b1;
+            end else begin
+                m_xl_valid <= 1'b1;
+                m_xl_key <= sge_lkey;
+                m_xl_va <= sge_addr;
+                m_xl_len <= sge_len;
+                m_xl_access <= 4'd1;        // LOCAL_WRITE
+            end
+        end else if (m_xl_ready) begin
+            m_xl_valid <= 1'b0;
+            state <= R_RVAL_SEG;
+        end
+    end
+    R_RVAL_SEG: if (s_seg_valid) begin
+        if (!seg_ok && !bad_reg) begin
+            bad_reg <= 1'b1;
+            cqe_status_reg <= `FROCE_WC_LOC_PROT_ERR;
+            cqe_vendor_reg <= s_seg_status == `FROCE_XLATE_BOUNDS ? `FROCE_VENDOR_ERR_LKEY_BOUNDS :
+                              s_seg_status == `FROCE_XLATE_PD_MISMATCH ? `FROCE_VENDOR_ERR_LKEY_PD :
+                              s_seg_status == `FROCE_XLATE_ACCESS ? `FROCE_VENDOR_ERR_LKEY_ACCESS :
+                              `FROCE_VENDOR_ERR_LKEY_INVALID;
+            resp_syn_reg <= SYN_NAK_OP;
+        end
+        if (s_seg_last) begin
+            sge_i <= sge_i + 1'b1;
+            state <= R_RVAL;
+        end
+    end
+    R_SEEK: begin
+        // find the SGE holding message offset off_reg (the capacity check
+        // guarantees there is one); sge_off_reg = where SGE sge_i starts
+        if (sge_off_reg + sge_len <= off_reg) begin
+            sge_off_reg <= sge_off_reg + sge_len;
+            sge_i <= sge_i + 1'b1;
+        end else begin
+            // sge_off_reg: message offset where SGE sge_i starts
+            va_reg <= sge_addr;
+            key_reg <= sge_lkey;
+            if (pleft_reg == 13'd0)     // first piece of the packet
+                pleft_reg <= h_plen;
+            state <= R_SCAT_XL;
+        end
+    end
+
+    // scatter (WRITE at va_reg; SEND across SGEs from off_reg)
+    R_SCAT_XL: begin
+        if (!m_xl_valid) begin
+            m_xl_valid <= 1'b1;
+            m_xl_key <= key_reg;
+            m_xl_access <= op_write ? 4'd2 : 4'd1;
+            if (op_write) begin
+                m_xl_va <= va_reg;
+                m_xl_len <= {19'd0, pleft_reg};
+                seg_last_piece_reg <= 1'b1;
+            end else begin
+                // room left in SGE sge_i from message offset off_reg
+                m_xl_va <= va_reg + {32'd0, off_reg - sge_off_reg};
+                if (sge_len - (off_reg - sge_off_reg) >= {19'd0, pleft_reg}) begin
+                    m_xl_len <= {19'd0, pleft_reg};
+                    seg_last_piece_reg <= 1'b1;
+                end else begin
+                    m_xl_len <= sge_len - (off_reg - sge_off_reg);
+                    seg_last_piece_reg <= 1'b0;
+                end
+            end
+            pay_split_reg <= 1'b1;
+        end else if (m_xl_ready) begin
+            m_xl_valid <= 1'b0;
+            state <= R_SCAT_SEG;
+        end
+    end
+    R_SCAT_SEG: if (s_seg_valid && m_scat_ready) begin
+        if (seg_ok)
+            wr_pending <= wr_done ? wr_pending : wr_pending + 1'b1;
+        if (s_seg_last) begin
+            pleft_reg <= pleft_reg - m_xl_len[12:0];
+            if (op_write) begin
+                va_reg <= va_reg + {51'd0, m_xl_len[12:0]};
+                wr_left_reg <= wr_left_reg - m_xl_len;
+            end else begin
+                off_reg <= off_reg + m_xl_len;
+            end
+            if (seg_last_piece_reg) begin
+                state <= R_PAY;
+            end else begin
+                // next SGE
+                sge_off_reg <= sge_off_reg + sge_len;
+                sge_i <= sge_i + 1'b1;
+                state <= R_SEEK;
+            end
+        end
+    end
+    R_PAY: begin
+        // the payload has gone to the splitter (or is dropped if empty);
+        // an ACK waits for the data writes
+        if (pay_done_reg && (!h_ackreq || wr_pending == 16'd0)) begin
+            state <= R_DONE;
+            if (h_ackreq)
+                send_resp_reg <= 1'b1;
+            if (needs_rqe && op_ends)
+                do_cqe_reg <= 1'b1;
+        end
+    end
+    R_DONE: begin
+        if (!pay_done_reg) begin
+            // the payload drains (dropped, or through the splitter)
+        end else if (bad_reg) begin
+            // request refused: NAK, responder side in error; a receive WQE
+            // that failed completes with its error
+            send_resp_reg <= 1'b1;
+            cnt_nak_sent <= cnt_nak_sent + 1'b1;
+            resp_err[q_reg] <= 1'b1;
+            if (needs_rqe && cqe_status_reg != `FROCE_WC_SUCCESS && resp_syn_reg != SYN_NAK_ACC)
+                do_cqe_reg <= 1'b1;
+            state <= R_CQE;
+        end else begin
+            // executed
+            epsn_ram[q_reg] <= epsn_reg + 1'b1;
+            nak_sent[q_reg] <= 1'b0;
+            in_msg[q_reg] <= !op_ends;
+            msg_write[q_reg] <= op_write;
+            if (op_write) begin
+                wr_va_ram[q_reg] <= va_reg;
+                wr_key_ram[q_reg] <= key_reg;
+                wr_left_ram[q_reg] <= wr_left_reg;
+                wr_total_ram[q_reg] <= wr_total_reg;
+            end
+            recv_off_ram[q_reg] <= op_ends ? 32'd0 : off_reg;
+            if (op_ends) begin
+                msn_ram[q_reg] <= msn_reg + 1'b1;
+                msn_reg <= msn_reg + 1'b1;
+            end
+            state <= R_CQE;
+        end
+    end
+    R_CQE: begin
+        if (!do_cqe_reg) begin
+            state <= R_ACKQ;
+        end else if (!m_cqe_valid) begin
+            m_cqe_valid <= 1'b1;
+            m_cqe_cqn <= c_rcqn;
+            m_cqe <= rcqe;
+        end else if (m_cqe_ready) begin
+            m_cqe_valid <= 1'b0;
+            rq_ci_ram[q_reg] <= rq_ci_reg + 1'b1;
+            do_cqe_reg <= 1'b0;
+            state <= R_ACKQ;
+        end
+    end
+    R_ACKQ: begin
+        if (!send_resp_reg) begin
+            state <= R_IDLE;
+        end else if (!m_resp_valid) begin
+            m_resp_valid <= 1'b1;
+            m_resp_hdr <= resp_hdr;
+        end else if (m_resp_ready) begin
+            m_resp_valid <= 1'b0;
+            send_resp_reg <= 1'b0;
+            state <= R_IDLE;
+        end
+    end
+    R_DROP: begin
+        if (pay_done_reg || (s_pay_tvalid && s_pay_tlast))
+            state <= R_ACKQ;
+    end
+
+    // ---- completer ----
+    R_CMPL: begin
+        if (!pay_done_reg) begin
+            // drop the (empty) payload first
+        end else if (h_syn[7:5] == `FROCE_AETH_TYPE_ACK || cmpl_nak_reg) begin
+            if (cmpl_i == r_sq_next ||
+                (!cmpl_nak_reg && ack_psn_diff[23])) begin
+                state <= R_KICK;
+            end else begin
+                state <= R_CMPL_CQE;
+            end
+        end else if (h_syn[7:5] == `FROCE_AETH_TYPE_NAK && h_syn[4:0] != `FROCE_AETH_NAK_PSN_SEQ_ERR) begin
+            cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
+            cmpl_nak_reg <= 1'b1;
+            req_err[q_reg] <= 1'b1;
+        end else begin
+            // PSN-sequence NAK or RNR NAK: retransmission comes later
+            cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
+            state <= R_IDLE;
+        end
+    end
+    R_CMPL_CQE: begin
+        if (!(ent_sig || (cmpl_nak_reg && !nak_ok))) begin
+            cmpl_i <= cmpl_i + 1'b1;
+            retired_reg <= 1'b1;
+            state <= R_CMPL;
+        end else if (!m_cqe_valid) begin
+            m_cqe_valid <= 1'b1;
+            m_cqe_cqn <= c_scqn;
+            m_cqe <= scqe;
+        end else if (m_cqe_ready) begin
+            m_cqe_valid <= 1'b0;
+            if (cmpl_nak_reg && !nak_ok)
+                err_given_reg <= 1'b1;
+            cmpl_i <= cmpl_i + 1'b1;
+            retired_reg <= 1'b1;
+            state <= R_CMPL;
+        end
+    end
+    R_KICK: begin
+        ack_wqe_ram[q_reg] <= cmpl_i;
+        if (retired_reg && !m_kick_valid) begin
+            m_kick_valid <= 1'b1;
+            m_kick_qpn <= q_reg;
+            state <= R_IDLE;
+        end else if (!retired_reg) begin
+            state <= R_IDLE;
+        end
+    end
+    default: state <= R_IDLE;
+    endcase
+
+    // our DMA writes in flight (descriptors handed on minus completions)
+    if (!(state == R_SCAT_SEG && s_seg_valid && m_scat_ready && seg_ok) && wr_done)
+        wr_pending <= wr_pending - 1'b1;
+
+    // RQ WQE data
+    if (s_rd_tvalid) begin
+        for (k = 0; k < WQE_MAX / W; k = k + 1)
+            if (rqe_beats == k[WB_W-1:0])
+                rqe[k * DATA_WIDTH +: DATA_WIDTH] <= s_rd_tdata;
+        rqe_beats <= rqe_beats + 1'b1;
+    end
+
+    // context commits
+    if (qpc_we && qpc_load_reset) begin
+        msn_ram[qpc_waddr] <= 24'd0;
+        rq_pi_ram[qpc_waddr] <= 16'd0;
+        rq_ci_ram[qpc_waddr] <= 16'd0;
+        recv_off_ram[qpc_waddr] <= 32'd0;
+        ack_wqe_ram[qpc_waddr] <= 16'd0;
+        nak_sent[qpc_waddr] <= 1'b0;
+        in_msg[qpc_waddr] <= 1'b0;
+        resp_err[qpc_waddr] <= 1'b0;
+        req_err[qpc_waddr] <= 1'b0;
+    end
+    if (qpc_we && qpc_load_rq_psn)
+        epsn_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
+
+    if (rst) begin
+        state <= R_IDLE;
+        m_xl_valid <= 1'b0;
+        m_resp_valid <= 1'b0;
+        m_kick_valid <= 1'b0;
+        m_cqe_valid <= 1'b0;
+        pay_done_reg <= 1'b1;
+        pay_split_reg <= 1'b0;
+        wr_pending <= 16'd0;
+        nak_sent <= {NUM_QPS{1'b0}};
+        in_msg <= {NUM_QPS{1'b0}};
+        resp_err <= {NUM_QPS{1'b0}};
+        req_err <= {NUM_QPS{1'b0}};
+        cnt_rx_pkts <= 32'd0;
+        cnt_dup <= 32'd0;
+        cnt_oos <= 32'd0;
+        cnt_nak_sent <= 32'd0;
+        cnt_rnr_sent <= 32'd0;
+        cnt_nak_rcvd <= 32'd0;
+        cnt_access_err <= 32'd0;
+        cnt_dropped <= 32'd0;
+    end
+end
+
+// fields read by other blocks, or kept for later features
+wire unused_rx = ^{ctx, c_access, h, rqe_index, ent, s_seg_len[31:16]};
+
+endmodule
+
+`resetall

@@ -1,0 +1,801 @@
+// SPDX-License-Identifier: MIT
+// Requester: SQ doorbells -> WQE fetch -> segmentation and PSNs -> gather DMA -> TX builder; also sends the responder's ACKs.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "froce_hw.vh"
+
+/*
+ * Scheduling. A doorbell stores the SQ producer index and puts the QP on the
+ * active list (a FIFO holding each QP at most once). The engine takes one QP
+ * from the list, sends one WQE (all its packets) and puts the QP back at the
+ * tail if it may have more work: QPs share the wire WQE by WQE, round robin.
+ * A QP leaves the list when its SQ is empty, it is not in RTS, or its window
+ * of OUTSTANDING unacknowledged WQEs is full; the completer's kick puts it
+ * back when it retires WQEs.
+ *
+ * One WQE:
+ *   fetch      (1 << SQ_WQE_SHIFT) bytes at SQ_VA + (index mod size) <<
+ *              SQ_WQE_SHIFT through the MR/MTT unit (RING_KEY, PDN) and the
+ *              DMA read engine into the WQE buffer
+ *   decode     WQE_CTRL; WQE_INDEX must equal the index (else WQE_STALE);
+ *              WQE_RADDR for RDMA WRITE; then WQE_DATA segments or inline data
+ *   validate   every SGE through the MR/MTT unit (lkey, PDN, range); nothing
+ *              is sent for a WQE that fails (LOC_PROT_ERR)
+ *   packets    PSN after PSN, payload min(MTU, remaining) each, opcodes
+ *              FIRST/MIDDLE/LAST/ONLY (+ immediate on the last), RETH on the
+ *              first WRITE packet, AckReq and SE on the last; the header goes
+ *              to the builder, the payload is gathered piece by piece (one
+ *              piece per SGE part, one DMA descriptor per MR page) and packed
+ *   record     in-flight table entry (PSN range, index, signaled, opcode) for
+ *              the completer, which retires it on the covering ACK
+ *
+ * Payload path: every piece gets an entry in the order FIFO (DMA, INLINE from
+ * the WQE buffer, or ZERO bytes); the source mux feeds the pieces in that
+ * order into froce_axis_pack, which packs a packet's pieces for the builder.
+ * DMA read tags: bit 2 = WQE fetch (to the WQE buffer), bit 1 = last
+ * descriptor of a piece, bit 0 = last piece of the packet.
+ *
+ * ACKs and NAKs built by the responder (s_resp_*) go to the builder between
+ * two requester packets, first.
+ *
+ * Errors (this engine's own): the WQE completes with the IB status on the
+ * send CQ (CQE request on m_cqe_*) and the QP's send side stops: later WQEs
+ * complete with WR_FLUSH_ERR.
+ */
+module froce_tx_engine #(
+    parameter DATA_WIDTH = 64,
+    parameter NUM_QPS = 256,
+    parameter NUM_GIDS = 16,
+    parameter OUTSTANDING = 32          // unacknowledged WQEs per QP, a power of two
+) (
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /* Context commits from the context store */
+    input  wire                         qpc_we,
+    input  wire [QW-1:0]                qpc_waddr,
+    input  wire [QPC_BITS-1:0]          qpc_wdata,
+    input  wire                         qpc_load_reset,
+    input  wire                         qpc_load_sq_psn,
+    input  wire                         gid_we,
+    input  wire [GW-1:0]                gid_waddr,
+    input  wire [GID_BITS-1:0]          gid_wdata,
+
+    /* SQ doorbells (after the UAR check) */
+    input  wire                         s_db_valid,
+    output wire                         s_db_ready,
+    input  wire [23:0]                  s_db_qpn,
+    input  wire [15:0]                  s_db_pi,
+
+    /* Kicks from the completer: WQEs retired, the window moved */
+    input  wire                         s_kick_valid,
+    output wire                         s_kick_ready,
+    input  wire [QW-1:0]                s_kick_qpn,
+
+    /* Response headers from the responder (empty payload) */
+    input  wire                         s_resp_valid,
+    output wire                         s_resp_ready,
+    input  wire [`FROCE_RHDR_W-1:0]     s_resp_hdr,
+
+    /* Completer state: the oldest unretired WQE of QP x_qpn */
+    output wire [QW-1:0]                x_qpn,
+    input  wire [15:0]                  x_ack_wqe,
+    input  wire                         x_err,          // the completer saw a fatal NAK
+
+    /* Requester state read by the completer */
+    input  wire [QW-1:0]                r_qpn,
+    output wire [15:0]                  r_sq_next,
+    output wire [23:0]                  r_sq_psn,
+
+    /* In-flight table writes */
+    output reg                          if_we,
+    output reg  [QW+OW-1:0]             if_waddr,
+    output reg  [IF_BITS-1:0]           if_wdata,
+
+    /* MR/MTT translation */
+    output reg                          m_xl_valid,
+    input  wire                         m_xl_ready,
+    output reg  [31:0]                  m_xl_key,
+    output wire [23:0]                  m_xl_pd,
+    output reg  [63:0]                  m_xl_va,
+    output reg  [31:0]                  m_xl_len,
+    output wire [3:0]                   m_xl_access,
+    input  wire                         s_seg_valid,
+    output wire                         s_seg_ready,
+    input  wire [63:0]                  s_seg_addr,
+    input  wire [31:0]                  s_seg_len,
+    input  wire                         s_seg_last,
+    input  wire [2:0]                   s_seg_status,
+
+    /* DMA read engine */
+    output wire                         m_rd_desc_valid,
+    input  wire                         m_rd_desc_ready,
+    output wire [63:0]                  m_rd_desc_addr,
+    output wire [15:0]                  m_rd_desc_len,
+    output wire [2:0]                   m_rd_desc_tag,
+    input  wire [DATA_WIDTH-1:0]        s_rd_tdata,
+    input  wire [DATA_WIDTH/8-1:0]      s_rd_tkeep,
+    input  wire                         s_rd_tvalid,
+    output wire                         s_rd_tready,
+    input  wire                         s_rd_tlast,
+    input  wire [2:0]                   s_rd_tid,
+
+    /* To the TX builder */
+    output reg                          m_hdr_valid,
+    input  wire                         m_hdr_ready,
+    output reg  [`FROCE_RHDR_W-1:0]     m_hdr,
+    output wire [DATA_WIDTH-1:0]        m_pay_tdata,
+    output wire [DATA_WIDTH/8-1:0]      m_pay_tkeep,
+    output wire                         m_pay_tvalid,
+    input  wire                         m_pay_tready,
+    output wire                         m_pay_tlast,
+
+    /* Error completions */
+    output reg                          m_cqe_valid,
+    input  wire                         m_cqe_ready,
+    output reg  [23:0]                  m_cqe_cqn,
+    output reg  [CQE_BITS-1:0]          m_cqe,
+
+    /* Counters */
+    output reg  [31:0]                  cnt_req_pkts,
+    output reg  [31:0]                  cnt_resp_pkts,
+    output reg  [31:0]                  cnt_wqes,
+    output reg  [31:0]                  cnt_wqe_err
+);
+
+localparam QW = $clog2(NUM_QPS);
+localparam GW = $clog2(NUM_GIDS);
+localparam OW = $clog2(OUTSTANDING);
+localparam QPC_BITS = `FROCE_QPC_SIZE * 8;
+localparam GID_BITS = `FROCE_GID_CTX_SIZE * 8;
+localparam CQE_BITS = `FROCE_CQE_SIZE * 8;
+localparam IF_BITS = 24 + 24 + 16 + 1 + 8 + 32;     // in-flight entry, see froce_core
+localparam W = DATA_WIDTH / 8;
+localparam KW = $clog2(W);
+localparam WQE_MAX = 1 << `FROCE_WQE_SHIFT_MAX;     // bytes
+localparam WQE_BITS = WQE_MAX * 8;
+localparam WB_W = `FROCE_WQE_SHIFT_MAX - KW + 1;    // WQE beat counter
+
+// in-flight entry, LSB first: first PSN [23:0], last PSN [47:24], WQE index
+// [63:48], signaled [64], WQE opcode [72:65], message bytes [104:73]
+
+initial begin
+    if ((1 << QW) != NUM_QPS || (1 << GW) != NUM_GIDS || (1 << OW) != OUTSTANDING || W < 8) begin
+        $display("froce_tx_engine: NUM_QPS, NUM_GIDS, OUTSTANDING must be powers of two, DATA_WIDTH >= 64");
+        $finish;
+    end
+end
+
+// ---------------------------------------------------------------------------
+// Contexts and per-QP state
+// ---------------------------------------------------------------------------
+
+reg [QPC_BITS-1:0] qpc_ram [0:NUM_QPS-1];
+reg [GID_BITS-1:0] gid_ram [0:NUM_GIDS-1];
+reg [15:0] sq_pi_ram [0:NUM_QPS-1];
+reg [15:0] sq_next_ram [0:NUM_QPS-1];
+reg [23:0] psn_ram [0:NUM_QPS-1];
+reg [NUM_QPS-1:0] in_list;
+reg [NUM_QPS-1:0] tx_err;
+
+reg [QW-1:0] q_reg;             // QP being served
+reg [QPC_BITS-1:0] ctx;         // its context (registered RAM read)
+
+always @(posedge clk) begin
+    if (qpc_we)
+        qpc_ram[qpc_waddr] <= qpc_wdata;
+    ctx <= qpc_ram[q_reg];
+end
+
+always @(posedge clk) begin
+    if (gid_we)
+        gid_ram[gid_waddr] <= gid_wdata;
+end
+
+assign r_sq_next = sq_next_ram[r_qpn];
+assign r_sq_psn = psn_ram[r_qpn];
+assign x_qpn = q_reg;
+
+// context fields
+wire [3:0] c_state = ctx[`FROCE_QPC_STATE_LSB +: `FROCE_QPC_STATE_W];
+wire [2:0] c_mtu = ctx[`FROCE_QPC_PATH_MTU_LSB +: `FROCE_QPC_PATH_MTU_W];
+wire c_sig_all = ctx[`FROCE_QPC_SIG_ALL_LSB];
+wire [23:0] c_pdn = ctx[`FROCE_QPC_PDN_LSB +: `FROCE_QPC_PDN_W];
+wire [23:0] c_scqn = ctx[`FROCE_QPC_SCQN_LSB +: `FROCE_QPC_SCQN_W];
+wire [23:0] c_dqpn = ctx[`FROCE_QPC_DEST_QPN_LSB +: `FROCE_QPC_DEST_QPN_W];
+wire [4:0] c_sq_log = ctx[`FROCE_QPC_SQ_LOG_SIZE_LSB +: `FROCE_QPC_SQ_LOG_SIZE_W];
+wire [3:0] c_sq_shift = ctx[`FROCE_QPC_SQ_WQE_SHIFT_LSB +: `FROCE_QPC_SQ_WQE_SHIFT_W];
+wire [31:0] c_ring_key = ctx[`FROCE_QPC_RING_KEY_LSB +: `FROCE_QPC_RING_KEY_W];
+wire [63:0] c_sq_va = ctx[`FROCE_QPC_SQ_VA_LSB +: `FROCE_QPC_SQ_VA_W];
+wire [7:0] c_sgid = ctx[`FROCE_QPC_AV_SGID_INDEX_LSB +: `FROCE_QPC_AV_SGID_INDEX_W];
+wire [GID_BITS-1:0] gid = gid_ram[c_sgid[GW-1:0]];
+
+// MTU in bytes: 256 << (PATH_MTU - 1); out-of-range values act as 256 / 4096
+wire [2:0] mtu_code = c_mtu < 3'd1 ? 3'd1 : c_mtu > 3'd5 ? 3'd5 : c_mtu;
+wire [12:0] mtu = 13'd128 << mtu_code;
+
+// a GID byte array (wire order) as an RHDR number (first wire byte on top)
+function [127:0] gid_number;
+    input [127:0] bytes;        // byte 0 in bits 7:0
+    integer i;
+    begin
+        for (i = 0; i < 16; i = i + 1)
+            gid_number[127 - 8 * i -: 8] = bytes[8 * i +: 8];
+    end
+endfunction
+
+// ---------------------------------------------------------------------------
+// WQE buffer
+// ---------------------------------------------------------------------------
+
+reg [WQE_BITS-1:0] wqe;
+reg [WB_W-1:0] wqe_beats;       // beats received for the current fetch
+
+wire [31:0] w_dw0 = wqe[31:0];
+wire [7:0] w_op = w_dw0[`FROCE_WQE_CTRL_OPCODE_LSB +: 8];
+wire w_sig = w_dw0[`FROCE_WQE_CTRL_SIGNALED_LSB];
+wire w_se = w_dw0[`FROCE_WQE_CTRL_SOLICITED_LSB];
+wire w_inline = w_dw0[`FROCE_WQE_CTRL_INLINE_LSB];
+wire [5:0] w_ds = w_dw0[`FROCE_WQE_CTRL_DS_LSB +: `FROCE_WQE_CTRL_DS_W];
+wire [15:0] w_index = wqe[`FROCE_WQE_CTRL_WQE_INDEX_LSB +: 16];
+wire [31:0] w_imm = wqe[`FROCE_WQE_CTRL_IMM_INV_LSB +: 32];
+wire [15:0] w_inline_len = wqe[`FROCE_WQE_CTRL_INLINE_LEN_LSB +: 16];
+wire [63:0] w_rva = wqe[128 + `FROCE_WQE_RADDR_VA_LSB +: 64];
+wire [31:0] w_rkey = wqe[128 + `FROCE_WQE_RADDR_RKEY_LSB +: 32];
+
+wire op_send = w_op == `FROCE_WQE_OP_SEND || w_op == `FROCE_WQE_OP_SEND_WITH_IMM;
+wire op_write = w_op == `FROCE_WQE_OP_RDMA_WRITE || w_op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM;
+wire op_imm = w_op == `FROCE_WQE_OP_SEND_WITH_IMM || w_op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM;
+wire [5:0] w_fixed_ds = op_write ? 6'd2 : 6'd1;     // control (+ raddr) segments
+wire [9:0] wqe_bytes = 10'd1 << c_sq_shift;
+
+// SGE i of the current WQE (data segments start after the fixed segments)
+reg [4:0] sge_i;
+wire [11:0] sge_bit = {w_fixed_ds[4:0] + sge_i, 7'd0};    // 16-byte segment -> bit offset
+wire [127:0] sge_seg = wqe[sge_bit +: 128];
+wire [63:0] sge_addr = sge_seg[`FROCE_WQE_DATA_ADDR_LSB +: 64];
+wire [31:0] sge_len = sge_seg[`FROCE_WQE_DATA_LEN_LSB +: 32];
+wire [31:0] sge_lkey = sge_seg[`FROCE_WQE_DATA_LKEY_LSB +: 32];
+
+// ---------------------------------------------------------------------------
+// Active list
+// ---------------------------------------------------------------------------
+
+reg act_push;
+reg [QW-1:0] act_push_qpn;
+wire act_pop;
+wire [QW-1:0] act_qpn;
+wire act_valid;
+wire act_in_ready;
+
+wire act_full, act_empty;
+wire [QW:0] unused_act_count;
+assign act_in_ready = !act_full;
+assign act_valid = !act_empty;
+
+froce_fifo #(.WIDTH(QW), .DEPTH(NUM_QPS)) active_fifo (
+    .clk(clk), .rst(rst),
+    .wr_data(act_push_qpn), .wr_en(act_push),
+    .rd_data(act_qpn), .rd_en(act_pop),
+    .count(unused_act_count), .empty(act_empty), .full(act_full)
+);
+
+// ---------------------------------------------------------------------------
+// Order FIFO: one entry per payload piece
+// ---------------------------------------------------------------------------
+
+localparam [1:0] SRC_DMA = 2'd0, SRC_INLINE = 2'd1, SRC_ZERO = 2'd2;
+localparam ORD_W = 2 + 10 + 13 + 1;     // src, inline start byte, length, packet end
+
+reg ord_push;
+reg [ORD_W-1:0] ord_push_data;
+wire ord_in_ready;
+wire [ORD_W-1:0] ord_data;
+wire ord_valid;
+wire ord_pop;
+wire [4:0] ord_count;
+
+wire ord_full, ord_empty;
+assign ord_in_ready = !ord_full;
+assign ord_valid = !ord_empty;
+
+froce_fifo #(.WIDTH(ORD_W), .DEPTH(16)) order_fifo (
+    .clk(clk), .rst(rst),
+    .wr_data(ord_push_data), .wr_en(ord_push),
+    .rd_data(ord_data), .rd_en(ord_pop),
+    .count(ord_count), .empty(ord_empty), .full(ord_full)
+);
+
+// ---------------------------------------------------------------------------
+// Main state machine
+// ---------------------------------------------------------------------------
+
+localparam [4:0]
+    S_IDLE = 5'd0, S_Q0 = 5'd1, S_Q1 = 5'd2, S_WF_XL = 5'd3, S_WF_SEG = 5'd4,
+    S_WF_DATA = 5'd5, S_DEC = 5'd6, S_VAL = 5'd7, S_VAL_SEG = 5'd8,
+    S_HDR = 5'd9, S_G_XL = 5'd10, S_G_SEG = 5'd11, S_NEXT = 5'd12,
+    S_DONE = 5'd13, S_ERR = 5'd14, S_RESP = 5'd15, S_DRAIN = 5'd16;
+reg [4:0] state;
+
+reg [15:0] sq_next_reg;
+reg [23:0] psn_reg;             // PSN of the next packet
+reg [23:0] first_psn_reg;
+reg [32:0] total_reg;           // message bytes
+reg [32:0] remain_reg;          // bytes not yet put in packets
+reg [12:0] plen_reg;            // payload bytes of the current packet
+reg [12:0] pleft_reg;           // of which not yet gathered
+reg [31:0] sge_off_reg;         // bytes of SGE sge_i already gathered
+reg [4:0] nsge_reg;
+reg first_pkt_reg;
+reg [9:0] inline_pos_reg;       // byte of the WQE buffer holding the next inline byte
+reg piece_last_reg;
+reg seg_first_reg;
+reg val_bad_reg;
+reg [7:0] err_status_reg;
+reg [7:0] err_vendor_reg;
+reg wqe_sig_reg;
+
+wire last_pkt = remain_reg <= {20'd0, mtu};
+wire [12:0] this_plen = last_pkt ? remain_reg[12:0] : mtu;
+
+// window: WQEs sent and not yet retired
+wire [15:0] in_flight = sq_next_reg - x_ack_wqe;
+
+assign s_db_ready = state == S_IDLE && !s_kick_valid;
+assign s_kick_ready = state == S_IDLE;
+// a response header is taken when the builder port and the order FIFO are free
+wire resp_slot = !m_hdr_valid && ord_in_ready && !ord_push;
+assign s_resp_ready = resp_slot && ((state == S_IDLE && !s_kick_valid && !s_db_valid) || state == S_HDR);
+assign act_pop = state == S_IDLE && !s_kick_valid && !s_db_valid && !s_resp_valid && act_valid;
+wire flushing = tx_err[q_reg] || x_err || c_state == `FROCE_QP_STATE_ERR;
+
+// segments: WQE fetch and gather turn straight into DMA descriptors
+wire seg_to_desc = state == S_WF_SEG || state == S_G_SEG;
+wire seg_ok = s_seg_status == `FROCE_XLATE_OK;
+assign m_rd_desc_valid = seg_to_desc && s_seg_valid && seg_ok &&
+                         (state == S_WF_SEG || !seg_first_reg || ord_in_ready);
+assign m_rd_desc_addr = s_seg_addr;
+assign m_rd_desc_len = s_seg_len[15:0];
+assign m_rd_desc_tag = state == S_WF_SEG ? 3'b100 : {1'b0, s_seg_last, s_seg_last && piece_last_reg};
+assign s_seg_ready = state == S_VAL_SEG ||
+                     (seg_to_desc && ((seg_ok && m_rd_desc_ready && m_rd_desc_valid) ||
+                                      (!seg_ok && (state == S_WF_SEG || ord_in_ready))));
+assign m_xl_pd = c_pdn;
+assign m_xl_access = 4'd0;      // reading local memory needs no right beyond the key
+
+// requester packet header
+reg [`FROCE_RHDR_W-1:0] req_hdr;
+reg [7:0] pkt_opcode;
+always @* begin
+    if (op_write)
+        pkt_opcode = first_pkt_reg ? (last_pkt ? (op_imm ? `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : `FROCE_OP_RC_RDMA_WRITE_ONLY)
+                                               : `FROCE_OP_RC_RDMA_WRITE_FIRST)
+                                   : (last_pkt ? (op_imm ? `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : `FROCE_OP_RC_RDMA_WRITE_LAST)
+                                               : `FROCE_OP_RC_RDMA_WRITE_MIDDLE);
+    else
+        pkt_opcode = first_pkt_reg ? (last_pkt ? (op_imm ? `FROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE : `FROCE_OP_RC_SEND_ONLY)
+                                               : `FROCE_OP_RC_SEND_FIRST)
+                                   : (last_pkt ? (op_imm ? `FROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE : `FROCE_OP_RC_SEND_LAST)
+                                               : `FROCE_OP_RC_SEND_MIDDLE);
+end
+
+reg [15:0] ip_id_reg;
+wire [15:0] av_sport = ctx[`FROCE_QPC_AV_UDP_SPORT_LSB +: 16];
+
+always @* begin
+    req_hdr = {`FROCE_RHDR_W{1'b0}};
+    req_hdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W] = ctx[`FROCE_QPC_AV_NET_TYPE_LSB +: 3];
+    req_hdr[`FROCE_RHDR_VLAN_EN_LSB] = ctx[`FROCE_QPC_AV_VLAN_EN_LSB];
+    req_hdr[`FROCE_RHDR_VLAN_VID_LSB +: 12] = ctx[`FROCE_QPC_AV_VLAN_ID_LSB +: 12];
+    req_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48] = ctx[`FROCE_QPC_AV_DMAC_LSB +: 48];
+    req_hdr[`FROCE_RHDR_ETH_SRC_LSB +: 48] = gid[`FROCE_GID_CTX_SMAC_LSB +: 48];
+    req_hdr[`FROCE_RHDR_SGID_LSB +: 128] = gid_number(gid[`FROCE_GID_CTX_GID_BYTE * 8 +: 128]);
+    req_hdr[`FROCE_RHDR_DGID_LSB +: 128] = gid_number(ctx[`FROCE_QPC_AV_DGID_BYTE * 8 +: 128]);
+    req_hdr[`FROCE_RHDR_TCLASS_LSB +: 8] = ctx[`FROCE_QPC_AV_TCLASS_LSB +: 8];
+    req_hdr[`FROCE_RHDR_FLOW_LABEL_LSB +: 20] = ctx[`FROCE_QPC_AV_FLOW_LABEL_LSB +: 20];
+    req_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = ctx[`FROCE_QPC_AV_HOP_LIMIT_LSB +: 8];
+    req_hdr[`FROCE_RHDR_IP_ID_LSB +: 16] = ip_id_reg;
+    req_hdr[`FROCE_RHDR_IP_DF_LSB] = 1'b1;
+    // RoCE v2 source port: the AV's, else one per QP from the dynamic range
+    req_hdr[`FROCE_RHDR_UDP_SPORT_LSB +: 16] = av_sport != 16'd0 ? av_sport : {2'b11, {(14 - QW){1'b0}}, q_reg};
+    req_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = pkt_opcode;
+    req_hdr[`FROCE_RHDR_SE_LSB] = w_se && last_pkt && (op_send || op_imm);
+    req_hdr[`FROCE_RHDR_PKEY_LSB +: 16] = 16'hFFFF;
+    req_hdr[`FROCE_RHDR_DQPN_LSB +: 24] = c_dqpn;
+    req_hdr[`FROCE_RHDR_ACKREQ_LSB] = last_pkt;
+    req_hdr[`FROCE_RHDR_PSN_LSB +: 24] = psn_reg;
+    req_hdr[`FROCE_RHDR_RETH_VA_LSB +: 64] = w_rva;
+    req_hdr[`FROCE_RHDR_RETH_RKEY_LSB +: 32] = w_rkey;
+    req_hdr[`FROCE_RHDR_RETH_DMALEN_LSB +: 32] = total_reg[31:0];
+    req_hdr[`FROCE_RHDR_IMM_LSB +: 32] = w_imm;
+    req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = {3'd0, this_plen};
+end
+
+// CQE for this engine's completions (errors and flushes)
+reg [CQE_BITS-1:0] err_cqe;
+always @* begin
+    err_cqe = {CQE_BITS{1'b0}};
+    err_cqe[`FROCE_CQE_QPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
+    err_cqe[`FROCE_CQE_OPCODE_LSB +: 8] = op_write ? `FROCE_CQE_OP_RDMA_WRITE : `FROCE_CQE_OP_SEND;
+    err_cqe[`FROCE_CQE_WQE_INDEX_LSB +: 16] = sq_next_reg;
+    err_cqe[`FROCE_CQE_STATUS_LSB +: 8] = err_status_reg;
+    err_cqe[`FROCE_CQE_VENDOR_ERR_LSB +: 8] = err_vendor_reg;
+end
+
+wire [7:0] xl_vendor = s_seg_status == `FROCE_XLATE_PD_MISMATCH ? `FROCE_VENDOR_ERR_LKEY_PD :
+                       s_seg_status == `FROCE_XLATE_BOUNDS ? `FROCE_VENDOR_ERR_LKEY_BOUNDS :
+                       s_seg_status == `FROCE_XLATE_ACCESS ? `FROCE_VENDOR_ERR_LKEY_ACCESS :
+                       `FROCE_VENDOR_ERR_LKEY_INVALID;
+
+integer k;
+
+always @(posedge clk) begin
+    act_push <= 1'b0;
+    ord_push <= 1'b0;
+    if_we <= 1'b0;
+
+    case (state)
+    S_IDLE: begin
+        if (s_kick_valid) begin
+            if (!in_list[s_kick_qpn]) begin
+                in_list[s_kick_qpn] <= 1'b1;
+                act_push <= 1'b1;
+                act_push_qpn <= s_kick_qpn;
+            end
+        end else if (s_db_valid) begin
+            if (s_db_qpn < NUM_QPS) begin
+                sq_pi_ram[s_db_qpn[QW-1:0]] <= s_db_pi;
+                if (!in_list[s_db_qpn[QW-1:0]]) begin
+                    in_list[s_db_qpn[QW-1:0]] <= 1'b1;
+                    act_push <= 1'b1;
+                    act_push_qpn <= s_db_qpn[QW-1:0];
+                end
+            end
+        end else if (s_resp_valid && s_resp_ready) begin
+            m_hdr <= s_resp_hdr;
+            m_hdr_valid <= 1'b1;
+            ord_push <= 1'b1;
+            ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
+            state <= S_DRAIN;
+        end else if (act_valid && !s_resp_valid) begin
+            q_reg <= act_qpn;
+            state <= S_Q0;
+        end
+    end
+    S_DRAIN: if (m_hdr_ready) begin
+        // a response header is in the builder; its empty payload is queued
+        m_hdr_valid <= 1'b0;
+        cnt_resp_pkts <= cnt_resp_pkts + 1'b1;
+        state <= S_IDLE;
+    end
+    S_Q0: begin
+        // ctx loads this cycle
+        sq_next_reg <= sq_next_ram[q_reg];
+        psn_reg <= psn_ram[q_reg];
+        state <= S_Q1;
+    end
+    S_Q1: begin
+        if (sq_next_reg == sq_pi_ram[q_reg] ||
+            (c_state != `FROCE_QP_STATE_RTS && !flushing) ||
+            (in_flight >= OUTSTANDING && !flushing)) begin
+            in_list[q_reg] <= 1'b0;
+            state <= S_IDLE;
+        end else begin
+            m_xl_valid <= 1'b1;
+            m_xl_key <= c_ring_key;
+            m_xl_va <= c_sq_va + ({48'd0, sq_next_reg & ~(16'hFFFF << c_sq_log)} << c_sq_shift);
+            m_xl_len <= {22'd0, wqe_bytes};
+            wqe_beats <= {WB_W{1'b0}};
+            val_bad_reg <= 1'b0;
+            state <= S_WF_XL;
+        end
+    end
+    S_WF_XL: if (m_xl_ready) begin
+        m_xl_valid <= 1'b0;
+        state <= S_WF_SEG;
+    end
+    S_WF_SEG: if (s_seg_valid && s_seg_ready) begin
+        if (!seg_ok)
+            val_bad_reg <= 1'b1;
+        if (s_seg_last)
+            state <= S_WF_DATA;
+    end
+    S_WF_DATA: begin
+        if (val_bad_reg) begin
+            // the SQ ring is not reachable: the QP cannot go on
+            err_status_reg <= `FROCE_WC_LOC_QP_OP_ERR;
+            err_vendor_reg <= `FROCE_VENDOR_ERR_DMA;
+            state <= S_ERR;
+        end else if ({1'b0, wqe_beats, {KW{1'b0}}} >= {1'b0, wqe_bytes}) begin
+            state <= S_DEC;
+        end
+    end
+    S_DEC: begin
+        first_psn_reg <= psn_reg;
+        first_pkt_reg <= 1'b1;
+        sge_i <= 5'd0;
+        sge_off_reg <= 32'd0;
+        wqe_sig_reg <= w_sig || c_sig_all;
+        nsge_reg <= w_ds[4:0] - w_fixed_ds[4:0];
+        total_reg <= 33'd0;
+        inline_pos_reg <= {w_fixed_ds[4:0], 4'd0} + 10'd0;
+        err_status_reg <= `FROCE_WC_LOC_QP_OP_ERR;
+        err_vendor_reg <= `FROCE_VENDOR_ERR_WQE_FORMAT;
+        if (flushing) begin
+            err_status_reg <= `FROCE_WC_WR_FLUSH_ERR;
+            err_vendor_reg <= `FROCE_VENDOR_ERR_FLUSHED;
+            state <= S_ERR;
+        end else if (w_index != sq_next_reg) begin
+            err_vendor_reg <= `FROCE_VENDOR_ERR_WQE_STALE;
+            state <= S_ERR;
+        end else if (!(op_send || op_write) || w_ds < w_fixed_ds || w_ds > wqe_bytes[9:4]) begin
+            state <= S_ERR;
+        end else if (w_inline) begin
+            if ({6'd0, w_inline_len} > {12'd0, wqe_bytes} - {14'd0, w_fixed_ds[3:0], 4'd0}) begin
+                err_status_reg <= `FROCE_WC_LOC_LEN_ERR;
+                err_vendor_reg <= `FROCE_VENDOR_ERR_INLINE_TOO_LONG;
+                state <= S_ERR;
+            end else begin
+                total_reg <= {17'd0, w_inline_len};
+                remain_reg <= {17'd0, w_inline_len};
+                nsge_reg <= 5'd0;
+                state <= S_HDR;
+            end
+        end else begin
+            state <= S_VAL;
+        end
+    end
+    S_VAL: begin
+        // sum the SGEs and check each against its MR before sending anything
+        if (sge_i == nsge_reg) begin
+            sge_i <= 5'd0;
+            remain_reg <= total_reg;
+            if (total_reg > 33'h80000000) begin
+                err_status_reg <= `FROCE_WC_LOC_LEN_ERR;
+                err_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
+                state <= S_ERR;
+            end else begin
+                state <= S_HDR;
+            end
+        end else if (!m_xl_valid) begin
+            total_reg <= total_reg + {1'b0, sge_len};
+            if (sge_len == 32'd0) begin
+                sge_i <= sge_i + 1'b1;
+            end else begin
+                m_xl_valid <= 1'b1;
+                m_xl_key <= sge_lkey;
+                m_xl_va <= sge_addr;
+                m_xl_len <= sge_len;
+            end
+        end else if (m_xl_ready) begin
+            m_xl_valid <= 1'b0;
+            state <= S_VAL_SEG;
+        end
+    end
+    S_VAL_SEG: if (s_seg_valid) begin
+        if (!seg_ok) begin
+            err_status_reg <= `FROCE_WC_LOC_PROT_ERR;
+            err_vendor_reg <= xl_vendor;
+            val_bad_reg <= 1'b1;
+        end
+        if (s_seg_last) begin
+            sge_i <= sge_i + 1'b1;
+            state <= (val_bad_reg || !seg_ok) ? S_ERR : S_VAL;
+        end
+    end
+    S_HDR: begin
+        if (s_resp_valid && s_resp_ready) begin
+            // an ACK/NAK goes first
+            m_hdr <= s_resp_hdr;
+            m_hdr_valid <= 1'b1;
+            ord_push <= 1'b1;
+            ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
+            state <= S_RESP;
+        end else if (!m_hdr_valid && ord_in_ready && !ord_push) begin
+            m_hdr <= req_hdr;
+            m_hdr_valid <= 1'b1;
+            plen_reg <= this_plen;
+            pleft_reg <= this_plen;
+            if (w_inline || this_plen == 13'd0) begin
+                ord_push <= 1'b1;
+                ord_push_data <= {this_plen == 13'd0 ? SRC_ZERO : SRC_INLINE, inline_pos_reg, this_plen, 1'b1};
+                inline_pos_reg <= inline_pos_reg + this_plen[9:0];
+            end
+        end else if (m_hdr_valid && m_hdr_ready) begin
+            m_hdr_valid <= 1'b0;
+            cnt_req_pkts <= cnt_req_pkts + 1'b1;
+            state <= (w_inline || plen_reg == 13'd0) ? S_NEXT : S_G_XL;
+        end
+    end
+    S_RESP: if (m_hdr_ready) begin
+        m_hdr_valid <= 1'b0;
+        cnt_resp_pkts <= cnt_resp_pkts + 1'b1;
+        state <= S_HDR;
+    end
+    S_G_XL: begin
+        if (!m_xl_valid) begin
+            if (sge_off_reg == sge_len) begin
+                sge_i <= sge_i + 1'b1;
+                sge_off_reg <= 32'd0;
+            end else begin
+                m_xl_valid <= 1'b1;
+                m_xl_key <= sge_lkey;
+                m_xl_va <= sge_addr + {32'd0, sge_off_reg};
+                if (sge_len - sge_off_reg >= {19'd0, pleft_reg}) begin
+                    m_xl_len <= {19'd0, pleft_reg};
+                    piece_last_reg <= 1'b1;
+                end else begin
+                    m_xl_len <= sge_len - sge_off_reg;
+                    piece_last_reg <= 1'b0;
+                end
+            end
+        end else if (m_xl_ready) begin
+            m_xl_valid <= 1'b0;
+            seg_first_reg <= 1'b1;
+            state <= S_G_SEG;
+        end
+    end
+    S_G_SEG: if (s_seg_valid && s_seg_ready) begin
+        seg_first_reg <= 1'b0;
+        if (seg_first_reg) begin
+            // the piece's place in the payload: its DMA data, or zeros if
+            // the MR went away since validation
+            ord_push <= 1'b1;
+            ord_push_data <= {seg_ok ? SRC_DMA : SRC_ZERO, 10'd0, m_xl_len[12:0], piece_last_reg};
+        end
+        if (!seg_ok) begin
+            val_bad_reg <= 1'b1;
+            err_status_reg <= `FROCE_WC_LOC_PROT_ERR;
+            err_vendor_reg <= xl_vendor;
+        end
+        if (s_seg_last) begin
+            sge_off_reg <= sge_off_reg + m_xl_len;
+            pleft_reg <= pleft_reg - m_xl_len[12:0];
+            state <= piece_last_reg ? S_NEXT : S_G_XL;
+        end
+    end
+    S_NEXT: begin
+        first_pkt_reg <= 1'b0;
+        psn_reg <= psn_reg + 1'b1;
+        ip_id_reg <= ip_id_reg + 1'b1;
+        remain_reg <= remain_reg - {20'd0, plen_reg};
+        if (last_pkt)
+            state <= S_DONE;
+        else
+            state <= S_HDR;
+    end
+    S_DONE: begin
+        // inline data is read from the WQE buffer: let it drain first
+        if (val_bad_reg) begin
+            state <= S_ERR;
+        end else if (!w_inline || ord_count == 5'd0) begin
+            if_we <= 1'b1;
+            if_waddr <= {q_reg, sq_next_reg[OW-1:0]};
+            if_wdata <= {total_reg[31:0], w_op, wqe_sig_reg, sq_next_reg, psn_reg - 1'b1, first_psn_reg};
+            sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
+            psn_ram[q_reg] <= psn_reg;
+            cnt_wqes <= cnt_wqes + 1'b1;
+            act_push <= 1'b1;
+            act_push_qpn <= q_reg;
+            state <= S_IDLE;
+        end
+    end
+    S_ERR: begin
+        if (!m_cqe_valid) begin
+            m_cqe_valid <= 1'b1;
+            m_cqe_cqn <= c_scqn;
+            m_cqe <= err_cqe;
+        end else if (m_cqe_ready) begin
+            m_cqe_valid <= 1'b0;
+            cnt_wqe_err <= cnt_wqe_err + 1'b1;
+            tx_err[q_reg] <= 1'b1;
+            // the failed or flushed WQE is done (completed here: its in-flight
+            // entry is unsignaled and covers no PSN); later ones flush
+            if_we <= 1'b1;
+            if_waddr <= {q_reg, sq_next_reg[OW-1:0]};
+            if_wdata <= {total_reg[31:0], w_op, 1'b0, sq_next_reg, psn_reg - 1'b1, psn_reg};
+            sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
+            psn_ram[q_reg] <= psn_reg;
+            act_push <= 1'b1;
+            act_push_qpn <= q_reg;
+            state <= S_IDLE;
+        end
+    end
+    default: state <= S_IDLE;
+    endcase
+
+    // WQE data from the read engine
+    if (s_rd_tvalid && s_rd_tready && s_rd_tid[2]) begin
+        for (k = 0; k < WQE_MAX / W; k = k + 1)
+            if (wqe_beats == k[WB_W-1:0])
+                wqe[k * DATA_WIDTH +: DATA_WIDTH] <= s_rd_tdata;
+        wqe_beats <= wqe_beats + 1'b1;
+    end
+
+    // context commits (after the engine's own updates: they win)
+    if (qpc_we && qpc_load_reset) begin
+        sq_pi_ram[qpc_waddr] <= 16'd0;
+        sq_next_ram[qpc_waddr] <= 16'd0;
+        tx_err[qpc_waddr] <= 1'b0;
+    end
+    if (qpc_we && qpc_load_sq_psn)
+        psn_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
+
+    if (rst) begin
+        state <= S_IDLE;
+        in_list <= {NUM_QPS{1'b0}};
+        tx_err <= {NUM_QPS{1'b0}};
+        m_xl_valid <= 1'b0;
+        m_hdr_valid <= 1'b0;
+        m_cqe_valid <= 1'b0;
+        act_push <= 1'b0;
+        ord_push <= 1'b0;
+        if_we <= 1'b0;
+        ip_id_reg <= 16'd0;
+        cnt_req_pkts <= 32'd0;
+        cnt_resp_pkts <= 32'd0;
+        cnt_wqes <= 32'd0;
+        cnt_wqe_err <= 32'd0;
+    end
+end
+
+// ---------------------------------------------------------------------------
+// Payload source mux -> packer -> builder
+// ---------------------------------------------------------------------------
+
+wire [1:0] o_src = ord_data[ORD_W-1 -: 2];
+wire [9:0] o_start = ord_data[ORD_W-3 -: 10];
+wire [12:0] o_len = ord_data[13:1];
+wire o_end = ord_data[0];
+
+reg [12:0] gen_off_reg;         // bytes of the current INLINE/ZERO piece emitted
+
+wire [DATA_WIDTH-1:0] pk_tdata;
+wire [W-1:0] pk_tkeep;
+wire pk_tvalid;
+wire pk_tready;
+wire pk_tlast;
+wire pk_tuser;
+
+wire [12:0] gen_left = o_len - gen_off_reg;
+wire gen_last = gen_left <= W[12:0];
+wire [KW:0] gen_bytes = gen_last ? gen_left[KW:0] : W[KW:0];
+wire [W-1:0] gen_keep = ~({W{1'b1}} << gen_bytes);
+wire [WQE_BITS-1:0] inline_shifted = wqe >> {o_start + gen_off_reg[9:0], 3'd0};
+
+wire rd_payload = s_rd_tvalid && !s_rd_tid[2];
+wire mux_dma = ord_valid && o_src == SRC_DMA;
+wire mux_gen = ord_valid && o_src != SRC_DMA;
+
+assign s_rd_tready = s_rd_tid[2] ? 1'b1 : (mux_dma && pk_tready);
+assign pk_tvalid = (mux_dma && rd_payload) || mux_gen;
+assign pk_tdata = mux_dma ? s_rd_tdata : (o_src == SRC_INLINE ? inline_shifted[DATA_WIDTH-1:0] : {DATA_WIDTH{1'b0}});
+assign pk_tkeep = mux_dma ? s_rd_tkeep : (o_len == 13'd0 ? {W{1'b0}} : gen_keep);
+assign pk_tlast = mux_dma ? s_rd_tlast : gen_last;
+assign pk_tuser = mux_dma ? s_rd_tid[0] : o_end;
+assign ord_pop = (mux_dma && rd_payload && pk_tready && s_rd_tlast && s_rd_tid[1]) ||
+                 (mux_gen && pk_tready && gen_last);
+
+always @(posedge clk) begin
+    if (mux_gen && pk_tready)
+        gen_off_reg <= gen_last ? 13'd0 : gen_off_reg + W[12:0];
+    if (rst)
+        gen_off_reg <= 13'd0;
+end
+
+froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) packer (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(pk_tdata), .s_axis_tkeep(pk_tkeep), .s_axis_tvalid(pk_tvalid),
+    .s_axis_tready(pk_tready), .s_axis_tlast(pk_tlast), .s_axis_tuser(pk_tuser),
+    .m_axis_tdata(m_pay_tdata), .m_axis_tkeep(m_pay_tkeep), .m_axis_tvalid(m_pay_tvalid),
+    .m_axis_tready(m_pay_tready), .m_axis_tlast(m_pay_tlast)
+);
+
+// fields read by other blocks, or kept for later features
+wire unused_tx = ^{ctx, c_sgid, gid, w_dw0, act_in_ready, inline_shifted[WQE_BITS-1:DATA_WIDTH], s_seg_len[31:16]};
+
+endmodule
+
+`resetall
