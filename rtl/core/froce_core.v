@@ -193,12 +193,16 @@ end
 wire [4:0] ctl_dw_qpc = ctl_addr[4:0];
 wire [2:0] ctl_dw_small = ctl_addr[2:0];
 wire ctl_wr = ctl_fire && ctl_write;
-wire qpc_commit = ctl_wr && sel_qpc && ctl_dw_qpc == 5'd0 && ctl_addr[21:5] < NUM_QPS;
-wire cqc_commit = ctl_wr && sel_cqc && ctl_dw_small == 3'd0 && ctl_addr[21:3] < NUM_CQS;
-wire gid_commit = ctl_wr && sel_gid && ctl_dw_small == 3'd0 && ctl_addr[21:3] < NUM_GIDS;
-wire [QW-1:0] qpc_idx = ctl_addr[QW+4:5];
-wire [CQW-1:0] cqc_idx = ctl_addr[CQW+2:3];
-wire [GW-1:0] gid_idx = ctl_addr[GW+2:3];
+// context number = word offset in its table / context size in words
+wire [22:0] qpc_off = ctl_addr - A_QPC;
+wire [22:0] cqc_off = ctl_addr - A_CQC;
+wire [22:0] gid_off = ctl_addr - A_GID;
+wire qpc_commit = ctl_wr && sel_qpc && ctl_dw_qpc == 5'd0 && qpc_off[22:5] < NUM_QPS;
+wire cqc_commit = ctl_wr && sel_cqc && ctl_dw_small == 3'd0 && cqc_off[22:3] < NUM_CQS;
+wire gid_commit = ctl_wr && sel_gid && ctl_dw_small == 3'd0 && gid_off[22:3] < NUM_GIDS;
+wire [QW-1:0] qpc_idx = qpc_off[QW+4:5];
+wire [CQW-1:0] cqc_idx = cqc_off[CQW+2:3];
+wire [GW-1:0] gid_idx = gid_off[GW+2:3];
 wire load_reset = ctl_wdata[`FROCE_QPC_LOAD_RESET_LSB];
 wire load_rq_psn = ctl_wdata[`FROCE_QPC_LOAD_RQ_PSN_LSB];
 wire load_sq_psn = ctl_wdata[`FROCE_QPC_LOAD_SQ_PSN_LSB];
@@ -772,7 +776,8 @@ assign m_msix_valid = 1'b0;
 wire unused_core = ^{cq_arm_valid, cq_arm_cqn, cq_arm_ci, cq_arm_solicited, cq_arm_sn, db_accepted,
                      db_init_busy, tseg_first, rseg_first, tx_xl_busy, rx_xl_busy, m_msix_ready, tx_tuser,
                      c_resp_pkts, c_wqes, c_cqes, c_cq_err, c_split_err, c_dma_err, c_tx_len_err,
-                     wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], c_nak_sent};
+                     wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], c_nak_sent,
+                     qpc_off[4:0], cqc_off[2:0], gid_off[2:0]};
 
 endmodule
 
