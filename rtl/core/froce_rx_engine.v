@@ -319,8 +319,8 @@ wire [7:0] ent_op = ent[65 +: 8];
 assign if_raddr = {q_reg, cmpl_i[OW-1:0]};
 wire [23:0] ack_psn_diff = h_psn - ent_last;      // >= 0 (serial): covered
 
-assign s_db_ready = state == R_IDLE && !s_hdr_valid;
-assign s_hdr_ready = state == R_IDLE;
+assign s_db_ready = state == R_IDLE;
+assign s_hdr_ready = state == R_IDLE && !s_db_valid;
 assign pay_to_split = pay_split_reg && !pay_done_reg;
 wire pay_drop = state == R_DROP || state == R_DONE || state == R_PAY || state == R_CMPL;
 assign s_pay_tready = !pay_done_reg && (pay_split_reg ? split_tready : pay_drop);
@@ -434,7 +434,11 @@ always @(posedge clk) begin
 
     case (state)
     R_IDLE: begin
-        if (s_hdr_valid) begin
+        // RQ doorbells first: a packet may need the WQE this one posts
+        if (s_db_valid) begin
+            if (s_db_qpn < NUM_QPS)
+                rq_pi_ram[s_db_qpn[QW-1:0]] <= s_db_pi;
+        end else if (s_hdr_valid) begin
             h <= s_hdr;
             q_reg <= s_hdr[`FROCE_RHDR_DQPN_LSB +: QW];
             pay_done_reg <= 1'b0;
@@ -447,8 +451,6 @@ always @(posedge clk) begin
             cqe_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
             cnt_rx_pkts <= cnt_rx_pkts + 1'b1;
             state <= R_CTX;
-        end else if (s_db_valid && s_db_qpn < NUM_QPS) begin
-            rq_pi_ram[s_db_qpn[QW-1:0]] <= s_db_pi;
         end
     end
     R_CTX: begin
