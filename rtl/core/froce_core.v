@@ -510,6 +510,11 @@ always @(posedge clk)
     if (if_we)
         inflight[if_waddr] <= if_wdata;
 
+wire rw_valid, rw_ready;
+wire [QW-1:0] rw_qpn;
+wire [23:0] rw_psn;
+wire [QW+OW-1:0] tx_if_raddr;
+wire [31:0] c_retrans, c_timeouts, c_rnr_rcvd, c_retry_exc;
 wire kick_valid, kick_ready;
 wire [QW-1:0] kick_qpn;
 wire resp_valid, resp_ready;
@@ -535,9 +540,11 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
     .gid_we(gid_commit), .gid_waddr(gid_idx), .gid_wdata(commit_data[GID_BITS-1:0]),
     .s_db_valid(sq_db_valid), .s_db_ready(sq_db_ready), .s_db_qpn(sq_db_qpn), .s_db_pi(sq_db_pi),
     .s_kick_valid(kick_valid), .s_kick_ready(kick_ready), .s_kick_qpn(kick_qpn),
+    .s_rw_valid(rw_valid), .s_rw_ready(rw_ready), .s_rw_qpn(rw_qpn), .s_rw_psn(rw_psn),
     .s_resp_valid(resp_valid), .s_resp_ready(resp_ready), .s_resp_hdr(resp_hdr),
     .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sq_psn(unused_r_sq_psn),
+    .if_raddr(tx_if_raddr), .if_rdata(inflight[tx_if_raddr]),
     .if_we(if_we), .if_waddr(if_waddr), .if_wdata(if_wdata),
     .m_xl_valid(txl_valid), .m_xl_ready(txl_ready), .m_xl_key(txl_key), .m_xl_pd(txl_pd),
     .m_xl_va(txl_va), .m_xl_len(txl_len), .m_xl_access(txl_access),
@@ -586,6 +593,7 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .pay_to_split(pay_to_split), .split_tready(split_in_ready),
     .m_resp_valid(resp_valid), .m_resp_ready(resp_ready), .m_resp_hdr(resp_hdr),
     .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
+    .m_rw_valid(rw_valid), .m_rw_ready(rw_ready), .m_rw_qpn(rw_qpn), .m_rw_psn(rw_psn),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err),
     .if_raddr(if_raddr), .if_rdata(inflight[if_raddr]),
     .m_xl_valid(rxl_valid), .m_xl_ready(rxl_ready), .m_xl_key(rxl_key), .m_xl_pd(rxl_pd),
@@ -600,7 +608,8 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe(rcqe),
     .cnt_rx_pkts(c_rx_pkts), .cnt_dup(c_dup), .cnt_oos(c_oos), .cnt_nak_sent(c_nak_sent),
     .cnt_rnr_sent(c_rnr_sent), .cnt_nak_rcvd(c_nak_rcvd), .cnt_access_err(c_access_err),
-    .cnt_dropped(c_rx_dropped)
+    .cnt_dropped(c_rx_dropped), .cnt_retrans(c_retrans), .cnt_timeouts(c_timeouts),
+    .cnt_rnr_rcvd(c_rnr_rcvd), .cnt_retry_exc(c_retry_exc)
 );
 
 // ---------------------------------------------------------------------------
@@ -760,6 +769,9 @@ always @* begin
     cnt[`FROCE_CNT_OUT_OF_SEQUENCE] = c_oos;
     cnt[`FROCE_CNT_SEND_RNR_ERR] = c_rnr_sent;
     cnt[`FROCE_CNT_PACKET_SEQ_ERR] = c_nak_rcvd;
+    cnt[`FROCE_CNT_RCVD_RNR_ERR] = c_rnr_rcvd;
+    cnt[`FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR] = c_timeouts;
+    cnt[`FROCE_CNT_RETRY_EXCEEDED_ERR] = c_retry_exc;
     cnt[`FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS] = c_access_err;
     cnt[`FROCE_CNT_REQ_CQE_ERROR] = c_wqe_err;
     cnt[`FROCE_CNT_RX_ICRC_ENCAPSULATED] = c_icrc;
@@ -777,7 +789,7 @@ wire unused_core = ^{cq_arm_valid, cq_arm_cqn, cq_arm_ci, cq_arm_solicited, cq_a
                      db_init_busy, tseg_first, rseg_first, tx_xl_busy, rx_xl_busy, m_msix_ready, tx_tuser,
                      c_resp_pkts, c_wqes, c_cqes, c_cq_err, c_split_err, c_dma_err, c_tx_len_err,
                      wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], c_nak_sent,
-                     qpc_off[4:0], cqc_off[2:0], gid_off[2:0]};
+                     qpc_off[4:0], cqc_off[2:0], gid_off[2:0], c_retrans};
 
 endmodule
 

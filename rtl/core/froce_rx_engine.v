@@ -41,8 +41,19 @@
  *   error code completes the oldest WQE with REM_INV_REQ_ERR /
  *   REM_ACCESS_ERR / REM_OP_ERR, flushes the other in-flight WQEs and puts the
  *   send side in error (qp_err, read by the requester, which flushes the
- *   rest). PSN-sequence NAKs and RNR NAKs are counted (retransmission is
- *   not built yet). Each retirement kicks the requester.
+ *   rest). Each retirement kicks the requester.
+ *
+ * Retransmission (go-back-N, the requester re-reads host memory):
+ *   PSN-sequence NAK p: WQEs ending before p complete; the requester resends
+ *   from p (m_rw_*).
+ *   RNR NAK p: the same completions; after the NAK's RNR delay the requester
+ *   resends from p. RNR_RETRY NAKs in a row fail the oldest WQE with
+ *   RNR_RETRY_EXC_ERR (7 = retry forever).
+ *   ACK timeout: a per-QP timer (4.096 us * 2^TIMEOUT at 156.25 MHz, scanned
+ *   one QP per idle cycle) runs while WQEs are outstanding and restarts on
+ *   every retirement; on expiry the requester resends the oldest WQE.
+ *   RETRY_CNT expiries in a row fail it with RETRY_EXC_ERR. Failures flush
+ *   the QP's other WQEs as a fatal NAK does.
  *
  * Other opcodes (UC, UD, READ, atomics, CNP) are dropped and counted.
  */
@@ -86,6 +97,12 @@ module froce_rx_engine #(
     output reg                          m_kick_valid,
     input  wire                         m_kick_ready,
     output reg  [QW-1:0]                m_kick_qpn,
+
+    /* Go-back-N: the requester resends QP m_rw_qpn from PSN m_rw_psn */
+    output reg                          m_rw_valid,
+    input  wire                         m_rw_ready,
+    output reg  [QW-1:0]                m_rw_qpn,
+    output reg  [23:0]                  m_rw_psn,
 
     /* Requester state */
     output wire [QW-1:0]                r_qpn,
@@ -145,7 +162,11 @@ module froce_rx_engine #(
     output reg  [31:0]                  cnt_rnr_sent,
     output reg  [31:0]                  cnt_nak_rcvd,
     output reg  [31:0]                  cnt_access_err,
-    output reg  [31:0]                  cnt_dropped
+    output reg  [31:0]                  cnt_dropped,
+    output reg  [31:0]                  cnt_retrans,
+    output reg  [31:0]                  cnt_timeouts,
+    output reg  [31:0]                  cnt_rnr_rcvd,
+    output reg  [31:0]                  cnt_retry_exc
 );
 
 localparam QW = $clog2(NUM_QPS);
@@ -197,10 +218,24 @@ reg [NUM_QPS-1:0] resp_err;
 // completer
 reg [15:0] ack_wqe_ram [0:NUM_QPS-1];
 reg [NUM_QPS-1:0] req_err;
+// retransmission timers (small copies of QPC fields, taken at commit)
+reg [4:0] tmo_exp_ram [0:NUM_QPS-1];        // QPC.TIMEOUT
+reg [2:0] retry_cnt_ram [0:NUM_QPS-1];      // QPC.RETRY_CNT
+reg [2:0] rnr_retry_ram [0:NUM_QPS-1];      // QPC.RNR_RETRY
+reg [2:0] retry_left_ram [0:NUM_QPS-1];
+reg [2:0] rnr_left_ram [0:NUM_QPS-1];
+reg [31:0] deadline_ram [0:NUM_QPS-1];
+reg [23:0] rnr_psn_ram [0:NUM_QPS-1];
+reg [NUM_QPS-1:0] tmr_on;
+reg [NUM_QPS-1:0] sq_live;                  // committed in RTS or SQD: timers run
+reg [NUM_QPS-1:0] rnr_wait;
+reg [31:0] now;                             // cycles, wraps; compared serially
+reg [QW-1:0] scan_q;
+reg scan_turn;
 
 assign x_ack_wqe = ack_wqe_ram[x_qpn];
 assign x_err = req_err[x_qpn];
-assign r_qpn = q_reg;
+assign r_qpn = state == R_IDLE ? scan_q : q_reg;
 
 // context fields
 wire [3:0] c_state = ctx[`FROCE_QPC_STATE_LSB +: `FROCE_QPC_STATE_W];
@@ -218,6 +253,35 @@ wire [4:0] c_min_rnr = ctx[`FROCE_QPC_MIN_RNR_TIMER_LSB +: `FROCE_QPC_MIN_RNR_TI
 wire [2:0] mtu_code = c_mtu < 3'd1 ? 3'd1 : c_mtu > 3'd5 ? 3'd5 : c_mtu;
 wire [12:0] mtu = 13'd128 << mtu_code;
 wire [9:0] rq_wqe_bytes = 10'd1 << c_rq_shift;
+
+// ACK timeout 4.096 us * 2^TIMEOUT = 640 cycles * 2^TIMEOUT at 156.25 MHz
+// (exponents above 22 are treated as 22, about 17 s); 0 = no timeout
+function [31:0] ack_timeout;
+    input [4:0] e;
+    begin
+        ack_timeout = 32'd640 << (e > 5'd22 ? 5'd22 : e);
+    end
+endfunction
+
+// RNR NAK timer field -> cycles at 156.25 MHz (IBA 9.7.5.2.8, 0.01 ms .. 655.36 ms)
+function [31:0] rnr_delay;
+    input [4:0] t;
+    begin
+        case (t)
+        5'd0: rnr_delay = 32'd102400000;  5'd1: rnr_delay = 32'd1563;      5'd2: rnr_delay = 32'd3125;
+        5'd3: rnr_delay = 32'd4688;       5'd4: rnr_delay = 32'd6250;      5'd5: rnr_delay = 32'd9375;
+        5'd6: rnr_delay = 32'd12500;      5'd7: rnr_delay = 32'd18750;     5'd8: rnr_delay = 32'd25000;
+        5'd9: rnr_delay = 32'd37500;      5'd10: rnr_delay = 32'd50000;    5'd11: rnr_delay = 32'd75000;
+        5'd12: rnr_delay = 32'd100000;    5'd13: rnr_delay = 32'd150000;   5'd14: rnr_delay = 32'd200000;
+        5'd15: rnr_delay = 32'd300000;    5'd16: rnr_delay = 32'd400000;   5'd17: rnr_delay = 32'd600000;
+        5'd18: rnr_delay = 32'd800000;    5'd19: rnr_delay = 32'd1200000;  5'd20: rnr_delay = 32'd1600000;
+        5'd21: rnr_delay = 32'd2400000;   5'd22: rnr_delay = 32'd3200000;  5'd23: rnr_delay = 32'd4800000;
+        5'd24: rnr_delay = 32'd6400000;   5'd25: rnr_delay = 32'd9600000;  5'd26: rnr_delay = 32'd12800000;
+        5'd27: rnr_delay = 32'd19200000;  5'd28: rnr_delay = 32'd25600000; 5'd29: rnr_delay = 32'd38400000;
+        5'd30: rnr_delay = 32'd51200000;  default: rnr_delay = 32'd76800000;
+        endcase
+    end
+endfunction
 
 // ---------------------------------------------------------------------------
 // Current packet
@@ -282,7 +346,8 @@ localparam [5:0]
     R_WCHK_SEG = 6'd5, R_RQ = 6'd6, R_RQ_XL = 6'd7, R_RQ_SEG = 6'd8, R_RQ_DATA = 6'd9,
     R_RVAL = 6'd10, R_RVAL_SEG = 6'd11, R_SEEK = 6'd12, R_SCAT_XL = 6'd13,
     R_SCAT_SEG = 6'd14, R_PAY = 6'd15, R_CQE = 6'd16, R_ACKQ = 6'd17, R_DONE = 6'd18,
-    R_DROP = 6'd19, R_CMPL = 6'd21, R_CMPL_CQE = 6'd22, R_KICK = 6'd24, R_WRITE = 6'd25;
+    R_DROP = 6'd19, R_CMPL = 6'd21, R_CMPL_CQE = 6'd22, R_KICK = 6'd24, R_WRITE = 6'd25,
+    R_TMO = 6'd26, R_TMO2 = 6'd27, R_KICK2 = 6'd28;
 reg [5:0] state;
 
 reg [23:0] epsn_reg, msn_reg;
@@ -306,7 +371,11 @@ reg do_cqe_reg;                     // receive completion due
 reg [7:0] cqe_status_reg;
 reg [7:0] cqe_vendor_reg;
 reg [15:0] cmpl_i;                  // completer: WQE being retired
-reg cmpl_nak_reg;
+reg cmpl_nak_reg;                   // fatal: complete with an error, flush the rest
+reg [1:0] cmpl_mode_reg;            // what started the completer run (CM_*)
+reg [23:0] ack_psn_reg;             // WQEs ending at or before it are acknowledged
+reg [7:0] fatal_status_reg;
+reg [7:0] fatal_vendor_reg;
 reg retired_reg;
 reg [15:0] wr_pending;              // our DMA writes not yet completed
 
@@ -317,10 +386,14 @@ wire [15:0] ent_index = ent[48 +: 16];
 wire ent_sig = ent[64];
 wire [7:0] ent_op = ent[65 +: 8];
 assign if_raddr = {q_reg, cmpl_i[OW-1:0]};
-wire [23:0] ack_psn_diff = h_psn - ent_last;      // >= 0 (serial): covered
+wire [23:0] ack_psn_diff = ack_psn_reg - ent_last; // >= 0 (serial): covered
+wire [23:0] ent_first = ent[0 +: 24];
+localparam [1:0] CM_ACK = 2'd0, CM_SEQ = 2'd1, CM_RNR = 2'd2, CM_TMO = 2'd3;
+wire [31:0] scan_left = deadline_ram[scan_q] - now;     // < 0 (serial): expired
+wire scan_outstanding = r_sq_next != ack_wqe_ram[scan_q];
 
 assign s_db_ready = state == R_IDLE;
-assign s_hdr_ready = state == R_IDLE && !s_db_valid;
+assign s_hdr_ready = state == R_IDLE && !s_db_valid && !(scan_turn && !m_rw_valid);
 assign pay_to_split = pay_split_reg && !pay_done_reg;
 wire pay_drop = state == R_DROP || state == R_DONE || state == R_PAY || state == R_CMPL;
 assign s_pay_tready = !pay_done_reg && (pay_split_reg ? split_tready : pay_drop);
@@ -391,7 +464,7 @@ end
 // send-side CQE (completer)
 wire [7:0] nak_code = {3'd0, h_syn[4:0]};
 // under a NAK, WQEs that end before its PSN were acknowledged by it
-wire nak_ok = cmpl_nak_reg && !ack_psn_diff[23] && ack_psn_diff != 24'd0;
+wire nak_ok = cmpl_nak_reg && cmpl_mode_reg != CM_TMO && !ack_psn_diff[23];
 reg err_given_reg;
 reg [7:0] cmpl_status;
 reg [7:0] cmpl_vendor;
@@ -402,6 +475,9 @@ always @* begin
     end else if (err_given_reg) begin
         cmpl_status = `FROCE_WC_WR_FLUSH_ERR;
         cmpl_vendor = `FROCE_VENDOR_ERR_FLUSHED;
+    end else if (fatal_status_reg != `FROCE_WC_SUCCESS) begin
+        cmpl_status = fatal_status_reg;
+        cmpl_vendor = fatal_vendor_reg;
     end else if (nak_code == {3'd0, `FROCE_AETH_NAK_REMOTE_ACCESS_ERR}) begin
         cmpl_status = `FROCE_WC_REM_ACCESS_ERR;
         cmpl_vendor = `FROCE_VENDOR_ERR_NAK_REMOTE_ACCESS;
@@ -429,6 +505,9 @@ integer k;
 always @(posedge clk) begin
     if (m_kick_valid && m_kick_ready)
         m_kick_valid <= 1'b0;
+    if (m_rw_valid && m_rw_ready)
+        m_rw_valid <= 1'b0;
+    now <= now + 1'b1;
     if (s_pay_tvalid && s_pay_tready && s_pay_tlast)
         pay_done_reg <= 1'b1;
 
@@ -438,7 +517,8 @@ always @(posedge clk) begin
         if (s_db_valid) begin
             if (s_db_qpn < NUM_QPS)
                 rq_pi_ram[s_db_qpn[QW-1:0]] <= s_db_pi;
-        end else if (s_hdr_valid) begin
+        end else if (s_hdr_valid && !(scan_turn && !m_rw_valid)) begin
+            scan_turn <= 1'b1;
             h <= s_hdr;
             q_reg <= s_hdr[`FROCE_RHDR_DQPN_LSB +: QW];
             pay_done_reg <= 1'b0;
@@ -451,7 +531,59 @@ always @(posedge clk) begin
             cqe_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
             cnt_rx_pkts <= cnt_rx_pkts + 1'b1;
             state <= R_CTX;
+        end else if (!m_rw_valid) begin
+            // timer scan, one QP per idle cycle (and every other packet)
+            scan_turn <= 1'b0;
+            scan_q <= scan_q + 1'b1;
+            if (rnr_wait[scan_q] && sq_live[scan_q]) begin
+                if (scan_left[31]) begin
+                    rnr_wait[scan_q] <= 1'b0;
+                    m_rw_valid <= 1'b1;
+                    m_rw_qpn <= scan_q;
+                    m_rw_psn <= rnr_psn_ram[scan_q];
+                    cnt_retrans <= cnt_retrans + 1'b1;
+                    tmr_on[scan_q] <= 1'b0;
+                end
+            end else if (!sq_live[scan_q] || !scan_outstanding || tmo_exp_ram[scan_q] == 5'd0) begin
+                tmr_on[scan_q] <= 1'b0;
+            end else if (!tmr_on[scan_q]) begin
+                tmr_on[scan_q] <= 1'b1;
+                deadline_ram[scan_q] <= now + ack_timeout(tmo_exp_ram[scan_q]);
+            end else if (scan_left[31]) begin
+                // ACK timeout: resend the oldest WQE, or give up
+                cnt_timeouts <= cnt_timeouts + 1'b1;
+                q_reg <= scan_q;
+                state <= R_TMO;
+            end
         end
+    end
+    R_TMO: begin
+        // ctx and the oldest in-flight entry load this cycle
+        cmpl_i <= ack_wqe_ram[q_reg];
+        retired_reg <= 1'b0;
+        err_given_reg <= 1'b0;
+        cmpl_mode_reg <= CM_TMO;
+        pay_done_reg <= 1'b1;
+        tmr_on[q_reg] <= 1'b0;
+        if (retry_left_ram[q_reg] == 3'd0) begin
+            cnt_retry_exc <= cnt_retry_exc + 1'b1;
+            cmpl_nak_reg <= 1'b1;
+            req_err[q_reg] <= 1'b1;
+            fatal_status_reg <= `FROCE_WC_RETRY_EXC_ERR;
+            fatal_vendor_reg <= `FROCE_VENDOR_ERR_RETRY_EXCEEDED;
+            state <= R_CMPL;
+        end else begin
+            retry_left_ram[q_reg] <= retry_left_ram[q_reg] - 1'b1;
+            state <= R_TMO2;
+        end
+    end
+    R_TMO2: begin
+        // resend from the first PSN of the oldest WQE
+        m_rw_valid <= 1'b1;
+        m_rw_qpn <= q_reg;
+        m_rw_psn <= ent_first;
+        cnt_retrans <= cnt_retrans + 1'b1;
+        state <= R_IDLE;
     end
     R_CTX: begin
         epsn_reg <= epsn_ram[q_reg];
@@ -476,7 +608,7 @@ always @(posedge clk) begin
             end else if (psn_diff[23]) begin
                 // duplicate: already executed; say so again
                 cnt_dup <= cnt_dup + 1'b1;
-                send_resp_reg <= 1'b1;
+                send_resp_reg <= h_ackreq;
                 state <= R_DROP;
             end else begin
                 cnt_oos <= cnt_oos + 1'b1;
@@ -495,6 +627,12 @@ always @(posedge clk) begin
             retired_reg <= 1'b0;
             cmpl_nak_reg <= 1'b0;
             err_given_reg <= 1'b0;
+            fatal_status_reg <= `FROCE_WC_SUCCESS;
+            // an ACK acknowledges its PSN; a NAK the PSNs before it
+            ack_psn_reg <= h_syn[7:5] == `FROCE_AETH_TYPE_ACK ? h_psn : h_psn - 1'b1;
+            cmpl_mode_reg <= h_syn[7:5] == `FROCE_AETH_TYPE_ACK ? CM_ACK :
+                             h_syn[7:5] == `FROCE_AETH_TYPE_RNR_NAK ? CM_RNR :
+                             h_syn[4:0] == `FROCE_AETH_NAK_PSN_SEQ_ERR ? CM_SEQ : CM_ACK;
             state <= R_CMPL;
         end else begin
             cnt_dropped <= cnt_dropped + 1'b1;
@@ -798,21 +936,16 @@ always @(posedge clk) begin
     R_CMPL: begin
         if (!pay_done_reg) begin
             // drop the (empty) payload first
-        end else if (h_syn[7:5] == `FROCE_AETH_TYPE_ACK || cmpl_nak_reg) begin
-            if (cmpl_i == r_sq_next ||
-                (!cmpl_nak_reg && ack_psn_diff[23])) begin
-                state <= R_KICK;
-            end else begin
-                state <= R_CMPL_CQE;
-            end
-        end else if (h_syn[7:5] == `FROCE_AETH_TYPE_NAK && h_syn[4:0] != `FROCE_AETH_NAK_PSN_SEQ_ERR) begin
+        end else if (!cmpl_nak_reg && cmpl_mode_reg != CM_TMO && h_syn[7:5] == `FROCE_AETH_TYPE_NAK &&
+                     h_syn[4:0] != `FROCE_AETH_NAK_PSN_SEQ_ERR) begin
+            // fatal NAK: the oldest WQE fails, the rest flush
             cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
             cmpl_nak_reg <= 1'b1;
             req_err[q_reg] <= 1'b1;
+        end else if (cmpl_i == r_sq_next || (!cmpl_nak_reg && ack_psn_diff[23])) begin
+            state <= R_KICK;
         end else begin
-            // PSN-sequence NAK or RNR NAK: retransmission comes later
-            cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
-            state <= R_IDLE;
+            state <= R_CMPL_CQE;
         end
     end
     R_CMPL_CQE: begin
@@ -835,6 +968,44 @@ always @(posedge clk) begin
     end
     R_KICK: begin
         ack_wqe_ram[q_reg] <= cmpl_i;
+        if (retired_reg) begin
+            // progress: the timer restarts, the retry budgets refill
+            tmr_on[q_reg] <= 1'b0;
+            retry_left_ram[q_reg] <= retry_cnt_ram[q_reg];
+            if (cmpl_mode_reg != CM_RNR)
+                rnr_left_ram[q_reg] <= rnr_retry_ram[q_reg];
+        end
+        if (cmpl_nak_reg || cmpl_mode_reg == CM_ACK || cmpl_mode_reg == CM_TMO) begin
+            state <= R_KICK2;
+        end else if (cmpl_mode_reg == CM_SEQ) begin
+            if (!m_rw_valid) begin
+                cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
+                cnt_retrans <= cnt_retrans + 1'b1;
+                m_rw_valid <= 1'b1;
+                m_rw_qpn <= q_reg;
+                m_rw_psn <= h_psn;
+                state <= R_KICK2;
+            end
+        end else begin
+            // RNR NAK: wait, then resend; or give up
+            cnt_rnr_rcvd <= cnt_rnr_rcvd + 1'b1;
+            if (rnr_retry_ram[q_reg] != 3'd7 && (retired_reg ? rnr_retry_ram[q_reg] : rnr_left_ram[q_reg]) == 3'd0) begin
+                cmpl_nak_reg <= 1'b1;
+                req_err[q_reg] <= 1'b1;
+                fatal_status_reg <= `FROCE_WC_RNR_RETRY_EXC_ERR;
+                fatal_vendor_reg <= `FROCE_VENDOR_ERR_RNR_RETRY_EXCEEDED;
+                cmpl_mode_reg <= CM_TMO;
+                state <= R_CMPL;
+            end else begin
+                rnr_left_ram[q_reg] <= (retired_reg ? rnr_retry_ram[q_reg] : rnr_left_ram[q_reg]) - 1'b1;
+                rnr_wait[q_reg] <= 1'b1;
+                rnr_psn_ram[q_reg] <= h_psn;
+                deadline_ram[q_reg] <= now + rnr_delay(h_syn[4:0]);
+                state <= R_KICK2;
+            end
+        end
+    end
+    R_KICK2: begin
         if (retired_reg && !m_kick_valid) begin
             m_kick_valid <= 1'b1;
             m_kick_qpn <= q_reg;
@@ -869,6 +1040,17 @@ always @(posedge clk) begin
         in_msg[qpc_waddr] <= 1'b0;
         resp_err[qpc_waddr] <= 1'b0;
         req_err[qpc_waddr] <= 1'b0;
+        tmr_on[qpc_waddr] <= 1'b0;
+        rnr_wait[qpc_waddr] <= 1'b0;
+    end
+    if (qpc_we) begin
+        sq_live[qpc_waddr] <= qpc_wdata[`FROCE_QPC_STATE_LSB +: 4] == `FROCE_QP_STATE_RTS ||
+                              qpc_wdata[`FROCE_QPC_STATE_LSB +: 4] == `FROCE_QP_STATE_SQD;
+        tmo_exp_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_TIMEOUT_LSB +: 5];
+        retry_cnt_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RETRY_CNT_LSB +: 3];
+        rnr_retry_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RNR_RETRY_LSB +: 3];
+        retry_left_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RETRY_CNT_LSB +: 3];
+        rnr_left_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RNR_RETRY_LSB +: 3];
     end
     if (qpc_we && qpc_load_rq_psn)
         epsn_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
@@ -878,8 +1060,19 @@ always @(posedge clk) begin
         m_xl_valid <= 1'b0;
         m_resp_valid <= 1'b0;
         m_kick_valid <= 1'b0;
+        m_rw_valid <= 1'b0;
         m_cqe_valid <= 1'b0;
         pay_done_reg <= 1'b1;
+        now <= 32'd0;
+        scan_q <= {QW{1'b0}};
+        scan_turn <= 1'b0;
+        tmr_on <= {NUM_QPS{1'b0}};
+        rnr_wait <= {NUM_QPS{1'b0}};
+        sq_live <= {NUM_QPS{1'b0}};
+        cnt_retrans <= 32'd0;
+        cnt_timeouts <= 32'd0;
+        cnt_rnr_rcvd <= 32'd0;
+        cnt_retry_exc <= 32'd0;
         pay_split_reg <= 1'b0;
         wr_pending <= 16'd0;
         nak_sent <= {NUM_QPS{1'b0}};
@@ -898,7 +1091,7 @@ always @(posedge clk) begin
 end
 
 // fields read by other blocks, or kept for later features
-wire unused_rx = ^{ctx, c_access, h, rqe_index, ent, s_seg_len[31:16]};
+wire unused_rx = ^{ctx, c_access, h, rqe_index, ent, s_seg_len[31:16], ack_psn_diff[22:0], scan_left[30:0]};
 
 endmodule
 

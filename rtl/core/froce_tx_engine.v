@@ -74,6 +74,12 @@ module froce_tx_engine #(
     output wire                         s_kick_ready,
     input  wire [QW-1:0]                s_kick_qpn,
 
+    /* Go-back-N from the completer: resend QP s_rw_qpn from PSN s_rw_psn */
+    input  wire                         s_rw_valid,
+    output wire                         s_rw_ready,
+    input  wire [QW-1:0]                s_rw_qpn,
+    input  wire [23:0]                  s_rw_psn,
+
     /* Response headers from the responder (empty payload) */
     input  wire                         s_resp_valid,
     output wire                         s_resp_ready,
@@ -89,7 +95,9 @@ module froce_tx_engine #(
     output wire [15:0]                  r_sq_next,
     output wire [23:0]                  r_sq_psn,
 
-    /* In-flight table writes */
+    /* In-flight table: read (asynchronous) and write */
+    output wire [QW+OW-1:0]             if_raddr,
+    input  wire [IF_BITS-1:0]           if_rdata,
     output reg                          if_we,
     output reg  [QW+OW-1:0]             if_waddr,
     output reg  [IF_BITS-1:0]           if_wdata,
@@ -177,6 +185,7 @@ reg [GID_BITS-1:0] gid_ram [0:NUM_GIDS-1];
 reg [15:0] sq_pi_ram [0:NUM_QPS-1];
 reg [15:0] sq_next_ram [0:NUM_QPS-1];
 reg [23:0] psn_ram [0:NUM_QPS-1];
+reg [23:0] resume_ram [0:NUM_QPS-1];    // packets before this PSN were received: skip them
 reg [NUM_QPS-1:0] in_list;
 reg [NUM_QPS-1:0] tx_err;
 
@@ -197,6 +206,8 @@ end
 assign r_sq_next = sq_next_ram[r_qpn];
 assign r_sq_psn = psn_ram[r_qpn];
 assign x_qpn = q_reg;
+assign if_raddr = {q_reg, x_ack_wqe[OW-1:0]};
+wire [23:0] oldest_first_psn = if_rdata[23:0];
 
 // context fields
 wire [3:0] c_state = ctx[`FROCE_QPC_STATE_LSB +: `FROCE_QPC_STATE_W];
@@ -316,7 +327,8 @@ localparam [4:0]
     S_IDLE = 5'd0, S_Q0 = 5'd1, S_Q1 = 5'd2, S_WF_XL = 5'd3, S_WF_SEG = 5'd4,
     S_WF_DATA = 5'd5, S_DEC = 5'd6, S_VAL = 5'd7, S_VAL_SEG = 5'd8,
     S_HDR = 5'd9, S_G_XL = 5'd10, S_G_SEG = 5'd11, S_NEXT = 5'd12,
-    S_DONE = 5'd13, S_ERR = 5'd14, S_RESP = 5'd15, S_DRAIN = 5'd16;
+    S_DONE = 5'd13, S_ERR = 5'd14, S_RESP = 5'd15, S_DRAIN = 5'd16,
+    S_RW = 5'd17, S_SKIP = 5'd18;
 reg [4:0] state;
 
 reg [15:0] sq_next_reg;
@@ -336,6 +348,9 @@ reg val_bad_reg;
 reg [7:0] err_status_reg;
 reg [7:0] err_vendor_reg;
 reg wqe_sig_reg;
+reg [23:0] resume_reg;
+reg [23:0] rw_psn_reg;
+wire [23:0] resume_diff = psn_reg - resume_reg;   // < 0 (serial): skip this packet
 
 wire last_pkt = remain_reg <= {20'd0, mtu};
 wire [12:0] this_plen = last_pkt ? remain_reg[12:0] : mtu;
@@ -343,12 +358,13 @@ wire [12:0] this_plen = last_pkt ? remain_reg[12:0] : mtu;
 // window: WQEs sent and not yet retired
 wire [15:0] in_flight = sq_next_reg - x_ack_wqe;
 
-assign s_db_ready = state == S_IDLE && !s_kick_valid;
+assign s_rw_ready = state == S_IDLE && !s_kick_valid;
+assign s_db_ready = state == S_IDLE && !s_kick_valid && !s_rw_valid;
 assign s_kick_ready = state == S_IDLE;
 // a response header is taken when the builder port and the order FIFO are free
 wire resp_slot = !m_hdr_valid && ord_in_ready && !ord_push;
-assign s_resp_ready = resp_slot && ((state == S_IDLE && !s_kick_valid && !s_db_valid) || state == S_HDR);
-assign act_pop = state == S_IDLE && !s_kick_valid && !s_db_valid && !s_resp_valid && act_valid;
+assign s_resp_ready = resp_slot && ((state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid) || state == S_HDR);
+assign act_pop = state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid && !s_resp_valid && act_valid;
 wire flushing = tx_err[q_reg] || x_err || c_state == `FROCE_QP_STATE_ERR;
 
 // segments: WQE fetch and gather turn straight into DMA descriptors
@@ -444,6 +460,10 @@ always @(posedge clk) begin
                 act_push <= 1'b1;
                 act_push_qpn <= s_kick_qpn;
             end
+        end else if (s_rw_valid) begin
+            q_reg <= s_rw_qpn;
+            rw_psn_reg <= s_rw_psn;
+            state <= S_RW;
         end else if (s_db_valid) begin
             if (s_db_qpn < NUM_QPS) begin
                 sq_pi_ram[s_db_qpn[QW-1:0]] <= s_db_pi;
@@ -464,6 +484,21 @@ always @(posedge clk) begin
             state <= S_Q0;
         end
     end
+    S_RW: begin
+        // go back to the oldest unacknowledged WQE; packets before the
+        // requested PSN are skipped when it is sent again
+        if (x_ack_wqe != sq_next_ram[q_reg] && !tx_err[q_reg]) begin
+            sq_next_ram[q_reg] <= x_ack_wqe;
+            psn_ram[q_reg] <= oldest_first_psn;
+            resume_ram[q_reg] <= rw_psn_reg;
+            if (!in_list[q_reg]) begin
+                in_list[q_reg] <= 1'b1;
+                act_push <= 1'b1;
+                act_push_qpn <= q_reg;
+            end
+        end
+        state <= S_IDLE;
+    end
     S_DRAIN: if (m_hdr_ready) begin
         // a response header is in the builder; its empty payload is queued
         m_hdr_valid <= 1'b0;
@@ -474,6 +509,7 @@ always @(posedge clk) begin
         // ctx loads this cycle
         sq_next_reg <= sq_next_ram[q_reg];
         psn_reg <= psn_ram[q_reg];
+        resume_reg <= resume_ram[q_reg];
         state <= S_Q1;
     end
     S_Q1: begin
@@ -593,6 +629,13 @@ always @(posedge clk) begin
             ord_push <= 1'b1;
             ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
             state <= S_RESP;
+        end else if (!m_hdr_valid && resume_diff[23]) begin
+            // received before a go-back-N: only move the cursors past it
+            plen_reg <= this_plen;
+            pleft_reg <= this_plen;
+            if (w_inline)
+                inline_pos_reg <= inline_pos_reg + this_plen[9:0];
+            state <= (w_inline || this_plen == 13'd0) ? S_NEXT : S_SKIP;
         end else if (!m_hdr_valid && ord_in_ready && !ord_push) begin
             m_hdr <= req_hdr;
             m_hdr_valid <= 1'b1;
@@ -607,6 +650,18 @@ always @(posedge clk) begin
             m_hdr_valid <= 1'b0;
             cnt_req_pkts <= cnt_req_pkts + 1'b1;
             state <= (w_inline || plen_reg == 13'd0) ? S_NEXT : S_G_XL;
+        end
+    end
+    S_SKIP: begin
+        if (sge_off_reg == sge_len) begin
+            sge_i <= sge_i + 1'b1;
+            sge_off_reg <= 32'd0;
+        end else if (sge_len - sge_off_reg >= {19'd0, pleft_reg}) begin
+            sge_off_reg <= sge_off_reg + {19'd0, pleft_reg};
+            state <= S_NEXT;
+        end else begin
+            pleft_reg <= pleft_reg - sge_len[12:0] + sge_off_reg[12:0];
+            sge_off_reg <= sge_len;
         end
     end
     S_RESP: if (m_hdr_ready) begin
@@ -676,6 +731,7 @@ always @(posedge clk) begin
             if_wdata <= {total_reg[31:0], w_op, wqe_sig_reg, sq_next_reg, psn_reg - 1'b1, first_psn_reg};
             sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
             psn_ram[q_reg] <= psn_reg;
+            resume_ram[q_reg] <= psn_reg;
             cnt_wqes <= cnt_wqes + 1'b1;
             act_push <= 1'b1;
             act_push_qpn <= q_reg;
@@ -720,8 +776,10 @@ always @(posedge clk) begin
         sq_next_ram[qpc_waddr] <= 16'd0;
         tx_err[qpc_waddr] <= 1'b0;
     end
-    if (qpc_we && qpc_load_sq_psn)
+    if (qpc_we && qpc_load_sq_psn) begin
         psn_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
+        resume_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
+    end
 
     if (rst) begin
         state <= S_IDLE;
@@ -794,7 +852,8 @@ froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) packer (
 );
 
 // fields read by other blocks, or kept for later features
-wire unused_tx = ^{ctx, c_sgid, gid, w_dw0, act_in_ready, inline_shifted[WQE_BITS-1:DATA_WIDTH], s_seg_len[31:16]};
+wire unused_tx = ^{ctx, c_sgid, gid, w_dw0, act_in_ready, inline_shifted[WQE_BITS-1:DATA_WIDTH], s_seg_len[31:16],
+                   if_rdata[IF_BITS-1:24], resume_diff[22:0]};
 
 endmodule
 
