@@ -55,6 +55,15 @@ TOPS: list[tuple[str, dict[str, int], str]] = [
     ("froce_dma_rd", {"DATA_WIDTH": 512}, "dma_rd_512"),
     ("froce_dma_wr", {"DATA_WIDTH": 64}, "dma_wr_64"),
     ("froce_dma_wr", {"DATA_WIDTH": 512}, "dma_wr_512"),
+    ("froce_axi_mux", {"DATA_WIDTH": 64, "N_RD": 2, "N_WR": 1, "S_ID_WIDTH": 1, "M_ID_WIDTH": 4}, "axi_mux_64"),
+    ("froce_axis_pack", {"DATA_WIDTH": 64}, "axis_pack_64"),
+    ("froce_axis_pack", {"DATA_WIDTH": 512}, "axis_pack_512"),
+    ("froce_axis_split", {"DATA_WIDTH": 64}, "axis_split_64"),
+    ("froce_axis_split", {"DATA_WIDTH": 512}, "axis_split_512"),
+    ("froce_doorbell", {"NUM_QPS": 16, "NUM_CQS": 16, "NUM_UARS": 4}, "doorbell_16"),
+    # the transport core with small tables (a board build picks its sizes)
+    ("froce_core", {"DATA_WIDTH": 64, "NUM_QPS": 4, "NUM_CQS": 4, "NUM_MRS": 16, "NUM_MTT": 64,
+                    "NUM_GIDS": 2, "NUM_UARS": 4}, "core_small_64"),
 ]
 
 # Yosys command(s) per flow. The three synthesis flows flatten, so the figures

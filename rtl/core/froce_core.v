@@ -180,19 +180,13 @@ assign ctl_rdata = own_rvalid ? own_rdata : mrt_rdata;
 assign ctl_rvalid = own_rvalid || mrt_rvalid;
 
 // staged context dwords: one context is written at a time, dword 0 last
-reg [31:0] stage [1:31];
-reg [QPC_BITS-1:0] commit_data;
-integer si;
-always @* begin
-    commit_data = {QPC_BITS{1'b0}};
-    commit_data[31:0] = ctl_wdata;
-    for (si = 1; si < 32; si = si + 1)
-        commit_data[32 * si +: 32] = stage[si];
-end
+reg [QPC_BITS-1:32] stage;
+wire [QPC_BITS-1:0] commit_data = {stage, ctl_wdata};
 
 wire [4:0] ctl_dw_qpc = ctl_addr[4:0];
 wire [2:0] ctl_dw_small = ctl_addr[2:0];
 wire ctl_wr = ctl_fire && ctl_write;
+wire [4:0] stage_dw = sel_qpc ? ctl_dw_qpc : {2'd0, ctl_dw_small};
 // context number = word offset in its table / context size in words
 wire [22:0] qpc_off = ctl_addr - A_QPC;
 wire [22:0] cqc_off = ctl_addr - A_CQC;
@@ -211,7 +205,7 @@ wire [QPC_BITS-1:0] qpc_store = commit_data & ~({{(QPC_BITS - 32){1'b0}}, 32'h00
 
 always @(posedge clk) begin
     if (ctl_wr && (sel_qpc ? ctl_dw_qpc != 5'd0 : (sel_cqc || sel_gid) && ctl_dw_small != 3'd0))
-        stage[sel_qpc ? ctl_dw_qpc : {2'd0, ctl_dw_small}] <= ctl_wdata;
+        stage[{stage_dw, 5'd0} +: 32] <= ctl_wdata;
 end
 
 // counters (FROCE_CNT_* indexes), 32 bits kept, upper dword reads 0
@@ -509,11 +503,13 @@ wire [IF_BITS-1:0] if_wdata;
 always @(posedge clk)
     if (if_we)
         inflight[if_waddr] <= if_wdata;
+wire [QW+OW-1:0] tx_if_raddr;
+wire [IF_BITS-1:0] tx_if_rdata = inflight[tx_if_raddr];
+wire [IF_BITS-1:0] rx_if_rdata = inflight[if_raddr];
 
 wire rw_valid, rw_ready;
 wire [QW-1:0] rw_qpn;
 wire [23:0] rw_psn;
-wire [QW+OW-1:0] tx_if_raddr;
 wire [31:0] c_retrans, c_timeouts, c_rnr_rcvd, c_retry_exc;
 wire kick_valid, kick_ready;
 wire [QW-1:0] kick_qpn;
@@ -544,7 +540,7 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
     .s_resp_valid(resp_valid), .s_resp_ready(resp_ready), .s_resp_hdr(resp_hdr),
     .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sq_psn(unused_r_sq_psn),
-    .if_raddr(tx_if_raddr), .if_rdata(inflight[tx_if_raddr]),
+    .if_raddr(tx_if_raddr), .if_rdata(tx_if_rdata),
     .if_we(if_we), .if_waddr(if_waddr), .if_wdata(if_wdata),
     .m_xl_valid(txl_valid), .m_xl_ready(txl_ready), .m_xl_key(txl_key), .m_xl_pd(txl_pd),
     .m_xl_va(txl_va), .m_xl_len(txl_len), .m_xl_access(txl_access),
@@ -595,7 +591,7 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
     .m_rw_valid(rw_valid), .m_rw_ready(rw_ready), .m_rw_qpn(rw_qpn), .m_rw_psn(rw_psn),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err),
-    .if_raddr(if_raddr), .if_rdata(inflight[if_raddr]),
+    .if_raddr(if_raddr), .if_rdata(rx_if_rdata),
     .m_xl_valid(rxl_valid), .m_xl_ready(rxl_ready), .m_xl_key(rxl_key), .m_xl_pd(rxl_pd),
     .m_xl_va(rxl_va), .m_xl_len(rxl_len), .m_xl_access(rxl_access),
     .s_seg_valid(rseg_valid && !rseg_tag), .s_seg_ready(rseg_rx_ready), .s_seg_addr(rseg_addr),

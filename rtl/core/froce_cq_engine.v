@@ -28,7 +28,11 @@
  */
 module froce_cq_engine #(
     parameter DATA_WIDTH = 64,
-    parameter NUM_CQS = 256
+    parameter NUM_CQS = 256,
+    // derived: leave at their defaults
+    parameter CQW = $clog2(NUM_CQS),
+    parameter CQC_BITS = `FROCE_CQC_SIZE * 8,
+    parameter CQE_BITS = `FROCE_CQE_SIZE * 8
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -77,9 +81,6 @@ module froce_cq_engine #(
     output reg  [31:0]              cnt_cq_err
 );
 
-localparam CQW = $clog2(NUM_CQS);
-localparam CQC_BITS = `FROCE_CQC_SIZE * 8;
-localparam CQE_BITS = `FROCE_CQE_SIZE * 8;
 localparam W = DATA_WIDTH / 8;
 localparam BEATS = CQE_BITS > DATA_WIDTH ? CQE_BITS / DATA_WIDTH : 1;
 localparam BTW = BEATS > 1 ? $clog2(BEATS) : 1;

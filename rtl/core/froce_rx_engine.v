@@ -60,7 +60,13 @@
 module froce_rx_engine #(
     parameter DATA_WIDTH = 64,
     parameter NUM_QPS = 256,
-    parameter OUTSTANDING = 32
+    parameter OUTSTANDING = 32,
+    // derived: leave at their defaults
+    parameter QW = $clog2(NUM_QPS),
+    parameter OW = $clog2(OUTSTANDING),
+    parameter QPC_BITS = `FROCE_QPC_SIZE * 8,
+    parameter CQE_BITS = `FROCE_CQE_SIZE * 8,
+    parameter IF_BITS = 24 + 24 + 16 + 1 + 8 + 32  // in-flight entry
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -169,11 +175,6 @@ module froce_rx_engine #(
     output reg  [31:0]                  cnt_retry_exc
 );
 
-localparam QW = $clog2(NUM_QPS);
-localparam OW = $clog2(OUTSTANDING);
-localparam QPC_BITS = `FROCE_QPC_SIZE * 8;
-localparam CQE_BITS = `FROCE_CQE_SIZE * 8;
-localparam IF_BITS = 24 + 24 + 16 + 1 + 8 + 32;
 localparam W = DATA_WIDTH / 8;
 localparam KW = $clog2(W);
 localparam WQE_MAX = 1 << `FROCE_WQE_SHIFT_MAX;

@@ -48,7 +48,15 @@ module froce_tx_engine #(
     parameter DATA_WIDTH = 64,
     parameter NUM_QPS = 256,
     parameter NUM_GIDS = 16,
-    parameter OUTSTANDING = 32          // unacknowledged WQEs per QP, a power of two
+    parameter OUTSTANDING = 32,         // unacknowledged WQEs per QP, a power of two
+    // derived: leave at their defaults
+    parameter QW = $clog2(NUM_QPS),
+    parameter GW = $clog2(NUM_GIDS),
+    parameter OW = $clog2(OUTSTANDING),
+    parameter QPC_BITS = `FROCE_QPC_SIZE * 8,
+    parameter GID_BITS = `FROCE_GID_CTX_SIZE * 8,
+    parameter CQE_BITS = `FROCE_CQE_SIZE * 8,
+    parameter IF_BITS = 24 + 24 + 16 + 1 + 8 + 32  // in-flight entry
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -153,13 +161,6 @@ module froce_tx_engine #(
     output reg  [31:0]                  cnt_wqe_err
 );
 
-localparam QW = $clog2(NUM_QPS);
-localparam GW = $clog2(NUM_GIDS);
-localparam OW = $clog2(OUTSTANDING);
-localparam QPC_BITS = `FROCE_QPC_SIZE * 8;
-localparam GID_BITS = `FROCE_GID_CTX_SIZE * 8;
-localparam CQE_BITS = `FROCE_CQE_SIZE * 8;
-localparam IF_BITS = 24 + 24 + 16 + 1 + 8 + 32;     // in-flight entry, see froce_core
 localparam W = DATA_WIDTH / 8;
 localparam KW = $clog2(W);
 localparam WQE_MAX = 1 << `FROCE_WQE_SHIFT_MAX;     // bytes
