@@ -752,7 +752,7 @@ int Perf::run() {
         }
         if (total_completed_ * 10 >= total_iters_ * next_report_ && next_report_ <= 10) {
             std::fprintf(stderr, "froce-perf: %3u%% (%" PRIu64 "/%" PRIu64 " messages, cycle %" PRIu64 ")\n",
-                         next_report_ * 10, total_completed_, total_iters_, sim_->cycle());
+                         unsigned(total_completed_ * 100 / total_iters_), total_completed_, total_iters_, sim_->cycle());
             while (total_completed_ * 10 >= total_iters_ * next_report_ && next_report_ <= 10) next_report_++;
         }
         if (sim_->cycle() - last_progress_ > o_.idle_cycles) {

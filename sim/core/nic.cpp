@@ -43,6 +43,13 @@ Nic::Nic(const NicConfig &cfg)
 
 Nic::~Nic() {
     if (impl_ && impl_->top) impl_->top->final();
+    // Verilator 5.006 deadlocks in ~Vfroce_core (VerilatedContextImp::scopeErase)
+    // once the model has scopes ($display): the model and its context are
+    // deliberately not destroyed. A few MB per Nic, released at process exit.
+    if (impl_) {
+        (void)impl_->top.release();
+        (void)impl_->ctx.release();
+    }
 }
 
 void Nic::reset() {
@@ -268,7 +275,7 @@ std::string Nic::port_state() const {
                   " bursts; msix %" PRIu64,
                   cfg_.name.c_str(), stats_.cycles,
                   !ctl_.active ? "idle" : ctl_.accepted ? "waiting for rvalid" : "waiting for ready", db_q_.size(),
-                  db_aw_done_ ? "done" : "pending", db_w_done_ ? "done" : "pending", rx_q_.size(),
+                  db_q_.empty() ? "-" : db_aw_done_ ? "done" : "pending", db_q_.empty() ? "-" : db_w_done_ ? "done" : "pending", rx_q_.size(),
                   int(m->s_eth_rx_tready), stats_.tx_frames, stats_.rx_frames, mem_.stats().ar_bursts,
                   mem_.stats().aw_bursts, stats_.msix);
     return buf;
