@@ -89,6 +89,9 @@ QUICK_FLOWS = ("generic", "ecp5")
 # (generic synthesis of froce_tx_builder at 512 alone takes ~4 minutes).
 QUICK_WIDE_FLOWS = ("elab",)
 QUICK_WIDE_FROM = 512
+# ...and these labels, whose full synthesis takes too long for make test (the
+# whole transport core); `make synth` still runs every flow on them.
+QUICK_ELAB_ONLY = {"core_small_64"}
 
 # Include directories, relative to the repository root. Any other directory
 # under rtl/ holding a .vh file is added after these.
@@ -701,7 +704,7 @@ def main(argv: list[str]) -> int:
             skipped.append(label)
             continue
         if args.quick:
-            wide = int(params.get("DATA_WIDTH", 0)) >= QUICK_WIDE_FROM
+            wide = int(params.get("DATA_WIDTH", 0)) >= QUICK_WIDE_FROM or label in QUICK_ELAB_ONLY
             flows = list(QUICK_WIDE_FLOWS if wide else QUICK_FLOWS)
         else:
             flows = list(DEFAULT_FLOWS)

@@ -26,6 +26,10 @@ def roundtrip(width, count, stall, seed):
 
 # (name, command); in the order CI wants them: static checks, unit tests,
 # integration, synthesis
+def perf(*args):
+    return [os.path.join("build", "bin", "froce-perf"), *args]
+
+
 CHECKS = [
     ("generated-files-current", [PY, "scripts/gen_hw.py", "--check"]),
     ("crc-matrices-current", [PY, "scripts/gen_crc.py", "--check"]),
@@ -40,6 +44,21 @@ CHECKS = [
     ("axi-mux", ["bash", "tests/rtl/axi_mux/run.sh"]),
     ("axis-pack-split", ["bash", "tests/rtl/axis/run.sh"]),
     ("doorbells", ["bash", "tests/rtl/doorbell/run.sh"]),
+    ("two-nic-cosim", ["bash", "tests/core/run.sh"]),
+    # froce-perf (built by tests/core/run.sh) on a lossy wire: every byte and
+    # completion verified; --timeout 5 = ACK timeout 4.096 us * 2^5
+    ("cosim-write-5pct-faults", perf("write", "--size", "5000", "--iters", "40", "--qps", "2",
+                                     "--drop", "0.05", "--dup", "0.05", "--reorder", "0.05",
+                                     "--corrupt", "0.05", "--timeout", "5", "--seed", "11")),
+    ("cosim-send-5pct-faults", perf("send", "--size", "9000", "--iters", "30", "--mtu", "1024",
+                                    "--drop", "0.05", "--dup", "0.05", "--reorder", "0.05",
+                                    "--corrupt", "0.05", "--timeout", "5", "--seed", "12")),
+    ("cosim-write-1pct-drop", perf("write", "--size", "65536", "--iters", "16", "--drop", "0.01",
+                                   "--timeout", "5", "--seed", "13")),
+    ("cosim-mtu256-sges-unaligned", perf("write", "--size", "1000", "--iters", "30", "--mtu", "256",
+                                         "--sges", "3", "--unaligned", "--seed", "14")),
+    ("cosim-send-inline-8qps", perf("send", "--size", "100", "--iters", "40", "--qps", "8",
+                                    "--inline", "--seed", "15")),
     ("icrc-reference-model", [PY, "tests/pcap/test_icrc_model.py"]),
     ("rxe-vectors-decode", [PY, "tests/pcap/test_rxe_vectors.py"]),
     ("rxe-vectors-rebuild", [PY, "tests/pcap/test_rebuild.py"]),
