@@ -36,7 +36,7 @@ const char *kUsage =
     "  --pcap FILE        capture both directions into FILE\n"
     "  --latency N        wire latency in cycles (default 0)\n"
     "  --max-cycles N     total cycle limit (default: automatic)\n"
-    "  --idle-cycles N    fail after N cycles without a completion (default 300000)\n"
+    "  --idle-cycles N    fail after N cycles without a completion (default 300000 + 3 ACK timeouts)\n"
     "  --inline           RDMA WRITE / SEND data inline in the WQE (size <= 480)\n"
     "  --sges N           split every message over N SGEs (default 1, at most 30)\n"
     "  --unaligned        odd buffer and slot addresses\n"
@@ -48,7 +48,8 @@ const char *kUsage =
     "  --mem-latency A-B  host memory read/write latency range in cycles (default 10-10)\n"
     "  --mem-ready PCT    host memory AXI ready/valid probability in % (default 100)\n"
     "  --x-init MODE      zero|ones|random initial values of the RTL registers (default random)\n"
-    "  --verbose          setup details and every completion\n";
+    "  --verbose          setup details and every completion\n"
+    "  --inject-error     negative control: change one source byte behind the NIC's back (must FAIL)\n";
 
 [[noreturn]] void usage_exit(const char *why) {
     if (why) std::fprintf(stderr, "froce-perf: %s\n", why);
@@ -73,7 +74,7 @@ struct Opts {
     std::string pcap;
     uint64_t latency = 0;
     uint64_t max_cycles = 0;
-    uint64_t idle_cycles = 300000;
+    uint64_t idle_cycles = 0;   // 0 = 300000 + 3 ACK timeouts
     bool inl = false;
     unsigned sges = 1;
     bool unaligned = false;
@@ -86,6 +87,7 @@ struct Opts {
     unsigned mem_ready = 100;
     int x_init = 2;
     bool verbose = false;
+    bool inject = false;
 };
 
 uint64_t parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi) {
@@ -179,6 +181,7 @@ Opts parse(int argc, char **argv) {
             else if (m == "random") o.x_init = 2;
             else usage_exit("--x-init: zero, ones or random");
         } else if (a == "--verbose" || a == "-v") o.verbose = true;
+        else if (a == "--inject-error") o.inject = true;
         else if (a == "-h" || a == "--help") {
             std::fputs(kUsage, stdout);
             std::exit(0);
@@ -532,6 +535,16 @@ Status Perf::post_one(QpCtx &c) {
     }
     }
     FROCE_TRY(ha_->post_send(c.qa, wr));
+    if (o_.inject && c.idx == 0 && i == o_.iters / 2 && o_.size > 0 && !o_.inl) {
+        // negative control: the data the NIC fetches differs from what the checker expects
+        Host &h = o_.test == Test::READ ? *hb_ : *ha_;
+        const Region &r = o_.test == Test::READ ? c.b_reg : o_.test == Test::ATOMIC ? c.b_reg : c.a_reg;
+        const unsigned slot = o_.test == Test::ATOMIC ? 0 : k;
+        uint8_t b;
+        FROCE_TRY(h.read(r.slot_va(slot) + o_.size / 2, &b, 1));
+        b ^= 0x20;
+        FROCE_TRY(h.write(r.slot_va(slot) + o_.size / 2, &b, 1));
+    }
     c.post_cycle[i] = sim_->cycle();
     if (t_start_ == 0 && total_completed_ == 0) t_start_ = sim_->cycle();
     c.posted++;
@@ -735,6 +748,8 @@ int Perf::run() {
     const uint64_t auto_max = 2000000 + total_iters_ * (20000 + o_.size * 8);
     const uint64_t max_cycles = o_.max_cycles ? o_.max_cycles : auto_max;
     const uint64_t begin = sim_->cycle();
+    // ACK timeout: 4.096 us * 2^T = 640 cycles * 2^T at 156.25 MHz
+    const uint64_t idle_limit = o_.idle_cycles ? o_.idle_cycles : 300000 + 3 * (uint64_t(640) << o_.timeout);
     last_progress_ = begin;
     while (total_completed_ < total_iters_) {
         for (QpCtx &c : q_)
@@ -755,8 +770,8 @@ int Perf::run() {
                          unsigned(total_completed_ * 100 / total_iters_), total_completed_, total_iters_, sim_->cycle());
             while (total_completed_ * 10 >= total_iters_ * next_report_ && next_report_ <= 10) next_report_++;
         }
-        if (sim_->cycle() - last_progress_ > o_.idle_cycles) {
-            failf("timeout: no completion for %" PRIu64 " cycles (cycle %" PRIu64 ")\n%s", o_.idle_cycles,
+        if (sim_->cycle() - last_progress_ > idle_limit) {
+            failf("timeout: no completion for %" PRIu64 " cycles (cycle %" PRIu64 ")\n%s", idle_limit,
                   sim_->cycle(), waiting_report().c_str());
             break;
         }
