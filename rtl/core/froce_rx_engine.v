@@ -31,7 +31,8 @@
  *   consumes the RQ WQE. A message longer than the buffers: LOC_LEN_ERR CQE,
  *   NAK invalid request.
  *   Executed: ePSN + 1; MSN + 1 on a message's last packet; an ACK when the
- *   packet asks for one (AckReq), sent only after its data writes completed.
+ *   packet asks for one (AckReq). Every ACK or NAK (it acknowledges the PSNs
+ *   before it) leaves only after all data writes so far have completed.
  *   A NAK other than PSN-sequence puts the responder side in error: later
  *   requests are dropped.
  *
@@ -860,9 +861,8 @@ always @(posedge clk) begin
         end
     end
     R_PAY: begin
-        // the payload has gone to the splitter (or is dropped if empty);
-        // an ACK waits for the data writes
-        if (pay_done_reg && (!h_ackreq || wr_pending == 16'd0)) begin
+        // the payload has gone to the splitter (or is dropped if empty)
+        if (pay_done_reg) begin
             state <= R_DONE;
             if (h_ackreq)
                 send_resp_reg <= 1'b1;
@@ -920,8 +920,12 @@ always @(posedge clk) begin
         if (!send_resp_reg) begin
             state <= R_IDLE;
         end else if (!m_resp_valid) begin
-            m_resp_valid <= 1'b1;
-            m_resp_hdr <= resp_hdr;
+            // every ACK and NAK acknowledges earlier packets: their data
+            // must be in host memory first
+            if (wr_pending == 16'd0) begin
+                m_resp_valid <= 1'b1;
+                m_resp_hdr <= resp_hdr;
+            end
         end else if (m_resp_ready) begin
             m_resp_valid <= 1'b0;
             send_resp_reg <= 1'b0;

@@ -430,12 +430,27 @@ always @* begin
     req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = {3'd0, this_plen};
 end
 
+// CQE opcode of a WQE opcode
+function [7:0] cqe_opcode;
+    input [7:0] op;
+    begin
+        case (op)
+        `FROCE_WQE_OP_RDMA_WRITE, `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM: cqe_opcode = `FROCE_CQE_OP_RDMA_WRITE;
+        `FROCE_WQE_OP_RDMA_READ: cqe_opcode = `FROCE_CQE_OP_RDMA_READ;
+        `FROCE_WQE_OP_ATOMIC_CMP_SWP: cqe_opcode = `FROCE_CQE_OP_COMP_SWAP;
+        `FROCE_WQE_OP_ATOMIC_FETCH_ADD: cqe_opcode = `FROCE_CQE_OP_FETCH_ADD;
+        `FROCE_WQE_OP_NOP: cqe_opcode = `FROCE_CQE_OP_NOP;
+        default: cqe_opcode = `FROCE_CQE_OP_SEND;
+        endcase
+    end
+endfunction
+
 // CQE for this engine's completions (errors and flushes)
 reg [CQE_BITS-1:0] err_cqe;
 always @* begin
     err_cqe = {CQE_BITS{1'b0}};
     err_cqe[`FROCE_CQE_QPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
-    err_cqe[`FROCE_CQE_OPCODE_LSB +: 8] = op_write ? `FROCE_CQE_OP_RDMA_WRITE : `FROCE_CQE_OP_SEND;
+    err_cqe[`FROCE_CQE_OPCODE_LSB +: 8] = cqe_opcode(w_op);
     err_cqe[`FROCE_CQE_WQE_INDEX_LSB +: 16] = sq_next_reg;
     err_cqe[`FROCE_CQE_STATUS_LSB +: 8] = err_status_reg;
     err_cqe[`FROCE_CQE_VENDOR_ERR_LSB +: 8] = err_vendor_reg;
