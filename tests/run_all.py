@@ -57,6 +57,8 @@ CHECKS = [
                                    "--timeout", "5", "--seed", "13")),
     ("cosim-mtu256-sges-unaligned", perf("write", "--size", "1000", "--iters", "30", "--mtu", "256",
                                          "--sges", "3", "--unaligned", "--seed", "14")),
+    ("cosim-write-4qps-mtu256", perf("write", "--size", "3000", "--iters", "40", "--qps", "4",
+                                     "--mtu", "256", "--seed", "16")),
     ("cosim-send-inline-8qps", perf("send", "--size", "100", "--iters", "40", "--qps", "8",
                                     "--inline", "--seed", "15")),
     ("icrc-reference-model", [PY, "tests/pcap/test_icrc_model.py"]),
