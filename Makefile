@@ -54,6 +54,7 @@ demo: froce-pcap
 
 bench: froce-pcap
 	$(PCAP_TOOL) bench
+	bash scripts/bench_core.sh
 	$(PYTHON) scripts/synth.py --flow generic --flow ecp5 --flow xilinx
 
 synth: check-deps
