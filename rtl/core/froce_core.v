@@ -5,6 +5,7 @@
 `default_nettype none
 
 `include "froce_hw.vh"
+`include "froce_core_defs.vh"
 
 /*
  * See docs/transport-engine.md. Skeleton: ports fixed, engines being added.
@@ -132,7 +133,7 @@ localparam QPC_BITS = `FROCE_QPC_SIZE * 8;
 localparam CQC_BITS = `FROCE_CQC_SIZE * 8;
 localparam GID_BITS = `FROCE_GID_CTX_SIZE * 8;
 localparam CQE_BITS = `FROCE_CQE_SIZE * 8;
-localparam IF_BITS = 24 + 24 + 16 + 1 + 8 + 32;
+localparam IF_BITS = `FROCE_INFLIGHT_BITS;
 localparam W = DATA_WIDTH / 8;
 localparam S_ID = 1;            // ID bits of each DMA engine's AXI port
 

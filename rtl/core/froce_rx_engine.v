@@ -5,6 +5,7 @@
 `default_nettype none
 
 `include "froce_hw.vh"
+`include "froce_core_defs.vh"
 
 /*
  * One packet at a time, in arrival order, from froce_rx_pkt_buffer (only
@@ -67,7 +68,7 @@ module froce_rx_engine #(
     parameter OW = $clog2(OUTSTANDING),
     parameter QPC_BITS = `FROCE_QPC_SIZE * 8,
     parameter CQE_BITS = `FROCE_CQE_SIZE * 8,
-    parameter IF_BITS = 24 + 24 + 16 + 1 + 8 + 32  // in-flight entry
+    parameter IF_BITS = `FROCE_INFLIGHT_BITS
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -182,6 +183,8 @@ localparam WQE_MAX = 1 << `FROCE_WQE_SHIFT_MAX;
 localparam WQE_BITS = WQE_MAX * 8;
 localparam WB_W = `FROCE_WQE_SHIFT_MAX - KW + 1;
 
+`include "froce_core_functions.vh"
+
 initial begin
     if ((1 << QW) != NUM_QPS || (1 << OW) != OUTSTANDING || W < 8) begin
         $display("froce_rx_engine: NUM_QPS and OUTSTANDING must be powers of two, DATA_WIDTH >= 64");
@@ -252,8 +255,7 @@ wire [3:0] c_rq_shift = ctx[`FROCE_QPC_RQ_WQE_SHIFT_LSB +: `FROCE_QPC_RQ_WQE_SHI
 wire [31:0] c_ring_key = ctx[`FROCE_QPC_RING_KEY_LSB +: `FROCE_QPC_RING_KEY_W];
 wire [63:0] c_rq_va = ctx[`FROCE_QPC_RQ_VA_LSB +: `FROCE_QPC_RQ_VA_W];
 wire [4:0] c_min_rnr = ctx[`FROCE_QPC_MIN_RNR_TIMER_LSB +: `FROCE_QPC_MIN_RNR_TIMER_W];
-wire [2:0] mtu_code = c_mtu < 3'd1 ? 3'd1 : c_mtu > 3'd5 ? 3'd5 : c_mtu;
-wire [12:0] mtu = 13'd128 << mtu_code;
+wire [12:0] mtu = mtu_bytes(c_mtu);
 wire [9:0] rq_wqe_bytes = 10'd1 << c_rq_shift;
 
 // ACK timeout 4.096 us * 2^TIMEOUT = 640 cycles * 2^TIMEOUT at 156.25 MHz
@@ -383,13 +385,13 @@ reg [15:0] wr_pending;              // our DMA writes not yet completed
 
 wire [23:0] psn_diff = h_psn - epsn_reg;
 wire [IF_BITS-1:0] ent = if_rdata;
-wire [23:0] ent_last = ent[24 +: 24];
-wire [15:0] ent_index = ent[48 +: 16];
-wire ent_sig = ent[64];
-wire [7:0] ent_op = ent[65 +: 8];
+wire [23:0] ent_last = ent[`FROCE_INFLIGHT_LAST_PSN_LSB +: 24];
+wire [15:0] ent_index = ent[`FROCE_INFLIGHT_INDEX_LSB +: 16];
+wire ent_sig = ent[`FROCE_INFLIGHT_SIGNALED_LSB];
+wire [7:0] ent_op = ent[`FROCE_INFLIGHT_OPCODE_LSB +: 8];
 assign if_raddr = {q_reg, cmpl_i[OW-1:0]};
 wire [23:0] ack_psn_diff = ack_psn_reg - ent_last; // >= 0 (serial): covered
-wire [23:0] ent_first = ent[0 +: 24];
+wire [23:0] ent_first = ent[`FROCE_INFLIGHT_FIRST_PSN_LSB +: 24];
 localparam [1:0] CM_ACK = 2'd0, CM_SEQ = 2'd1, CM_RNR = 2'd2, CM_TMO = 2'd3;
 wire [31:0] scan_left = deadline_ram[scan_q] - now;     // < 0 (serial): expired
 wire scan_outstanding = r_sq_next != ack_wqe_ram[scan_q];
@@ -495,8 +497,7 @@ reg [CQE_BITS-1:0] scqe;
 always @* begin
     scqe = {CQE_BITS{1'b0}};
     scqe[`FROCE_CQE_QPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
-    scqe[`FROCE_CQE_OPCODE_LSB +: 8] = (ent_op == `FROCE_WQE_OP_RDMA_WRITE || ent_op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM) ?
-                                       `FROCE_CQE_OP_RDMA_WRITE : `FROCE_CQE_OP_SEND;
+    scqe[`FROCE_CQE_OPCODE_LSB +: 8] = cqe_opcode_of_wqe(ent_op);
     scqe[`FROCE_CQE_WQE_INDEX_LSB +: 16] = ent_index;
     scqe[`FROCE_CQE_STATUS_LSB +: 8] = cmpl_status;
     scqe[`FROCE_CQE_VENDOR_ERR_LSB +: 8] = cmpl_vendor;
@@ -785,10 +786,7 @@ always @(posedge clk) begin
         if (!seg_ok && !bad_reg) begin
             bad_reg <= 1'b1;
             cqe_status_reg <= `FROCE_WC_LOC_PROT_ERR;
-            cqe_vendor_reg <= s_seg_status == `FROCE_XLATE_BOUNDS ? `FROCE_VENDOR_ERR_LKEY_BOUNDS :
-                              s_seg_status == `FROCE_XLATE_PD_MISMATCH ? `FROCE_VENDOR_ERR_LKEY_PD :
-                              s_seg_status == `FROCE_XLATE_ACCESS ? `FROCE_VENDOR_ERR_LKEY_ACCESS :
-                              `FROCE_VENDOR_ERR_LKEY_INVALID;
+            cqe_vendor_reg <= lkey_vendor_err(s_seg_status);
             resp_syn_reg <= SYN_NAK_OP;
         end
         if (s_seg_last) begin

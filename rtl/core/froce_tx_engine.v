@@ -5,6 +5,7 @@
 `default_nettype none
 
 `include "froce_hw.vh"
+`include "froce_core_defs.vh"
 
 /*
  * Scheduling. A doorbell stores the SQ producer index and puts the QP on the
@@ -56,7 +57,7 @@ module froce_tx_engine #(
     parameter QPC_BITS = `FROCE_QPC_SIZE * 8,
     parameter GID_BITS = `FROCE_GID_CTX_SIZE * 8,
     parameter CQE_BITS = `FROCE_CQE_SIZE * 8,
-    parameter IF_BITS = 24 + 24 + 16 + 1 + 8 + 32  // in-flight entry
+    parameter IF_BITS = `FROCE_INFLIGHT_BITS
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -167,8 +168,8 @@ localparam WQE_MAX = 1 << `FROCE_WQE_SHIFT_MAX;     // bytes
 localparam WQE_BITS = WQE_MAX * 8;
 localparam WB_W = `FROCE_WQE_SHIFT_MAX - KW + 1;    // WQE beat counter
 
-// in-flight entry, LSB first: first PSN [23:0], last PSN [47:24], WQE index
-// [63:48], signaled [64], WQE opcode [72:65], message bytes [104:73]
+
+`include "froce_core_functions.vh"
 
 initial begin
     if ((1 << QW) != NUM_QPS || (1 << GW) != NUM_GIDS || (1 << OW) != OUTSTANDING || W < 8) begin
@@ -208,7 +209,7 @@ assign r_sq_next = sq_next_ram[r_qpn];
 assign r_sq_psn = psn_ram[r_qpn];
 assign x_qpn = q_reg;
 assign if_raddr = {q_reg, x_ack_wqe[OW-1:0]};
-wire [23:0] oldest_first_psn = if_rdata[23:0];
+wire [23:0] oldest_first_psn = if_rdata[`FROCE_INFLIGHT_FIRST_PSN_LSB +: 24];
 
 // context fields
 wire [3:0] c_state = ctx[`FROCE_QPC_STATE_LSB +: `FROCE_QPC_STATE_W];
@@ -225,8 +226,7 @@ wire [7:0] c_sgid = ctx[`FROCE_QPC_AV_SGID_INDEX_LSB +: `FROCE_QPC_AV_SGID_INDEX
 wire [GID_BITS-1:0] gid = gid_ram[c_sgid[GW-1:0]];
 
 // MTU in bytes: 256 << (PATH_MTU - 1); out-of-range values act as 256 / 4096
-wire [2:0] mtu_code = c_mtu < 3'd1 ? 3'd1 : c_mtu > 3'd5 ? 3'd5 : c_mtu;
-wire [12:0] mtu = 13'd128 << mtu_code;
+wire [12:0] mtu = mtu_bytes(c_mtu);
 
 // a GID byte array (wire order) as an RHDR number (first wire byte on top)
 function [127:0] gid_number;
@@ -430,36 +430,34 @@ always @* begin
     req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = {3'd0, this_plen};
 end
 
-// CQE opcode of a WQE opcode
-function [7:0] cqe_opcode;
-    input [7:0] op;
-    begin
-        case (op)
-        `FROCE_WQE_OP_RDMA_WRITE, `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM: cqe_opcode = `FROCE_CQE_OP_RDMA_WRITE;
-        `FROCE_WQE_OP_RDMA_READ: cqe_opcode = `FROCE_CQE_OP_RDMA_READ;
-        `FROCE_WQE_OP_ATOMIC_CMP_SWP: cqe_opcode = `FROCE_CQE_OP_COMP_SWAP;
-        `FROCE_WQE_OP_ATOMIC_FETCH_ADD: cqe_opcode = `FROCE_CQE_OP_FETCH_ADD;
-        `FROCE_WQE_OP_NOP: cqe_opcode = `FROCE_CQE_OP_NOP;
-        default: cqe_opcode = `FROCE_CQE_OP_SEND;
-        endcase
-    end
-endfunction
-
 // CQE for this engine's completions (errors and flushes)
 reg [CQE_BITS-1:0] err_cqe;
 always @* begin
     err_cqe = {CQE_BITS{1'b0}};
     err_cqe[`FROCE_CQE_QPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
-    err_cqe[`FROCE_CQE_OPCODE_LSB +: 8] = cqe_opcode(w_op);
+    err_cqe[`FROCE_CQE_OPCODE_LSB +: 8] = cqe_opcode_of_wqe(w_op);
     err_cqe[`FROCE_CQE_WQE_INDEX_LSB +: 16] = sq_next_reg;
     err_cqe[`FROCE_CQE_STATUS_LSB +: 8] = err_status_reg;
     err_cqe[`FROCE_CQE_VENDOR_ERR_LSB +: 8] = err_vendor_reg;
 end
 
-wire [7:0] xl_vendor = s_seg_status == `FROCE_XLATE_PD_MISMATCH ? `FROCE_VENDOR_ERR_LKEY_PD :
-                       s_seg_status == `FROCE_XLATE_BOUNDS ? `FROCE_VENDOR_ERR_LKEY_BOUNDS :
-                       s_seg_status == `FROCE_XLATE_ACCESS ? `FROCE_VENDOR_ERR_LKEY_ACCESS :
-                       `FROCE_VENDOR_ERR_LKEY_INVALID;
+wire [7:0] xl_vendor = lkey_vendor_err(s_seg_status);
+
+// in-flight entry of the current WQE (layout in froce_core_defs.vh)
+function [IF_BITS-1:0] if_entry;
+    input [23:0] first_psn;
+    input [23:0] last_psn;
+    input signaled;
+    begin
+        if_entry = {IF_BITS{1'b0}};
+        if_entry[`FROCE_INFLIGHT_FIRST_PSN_LSB +: 24] = first_psn;
+        if_entry[`FROCE_INFLIGHT_LAST_PSN_LSB +: 24] = last_psn;
+        if_entry[`FROCE_INFLIGHT_INDEX_LSB +: 16] = sq_next_reg;
+        if_entry[`FROCE_INFLIGHT_SIGNALED_LSB] = signaled;
+        if_entry[`FROCE_INFLIGHT_OPCODE_LSB +: 8] = w_op;
+        if_entry[`FROCE_INFLIGHT_BYTES_LSB +: 32] = total_reg[31:0];
+    end
+endfunction
 
 integer k;
 
@@ -744,7 +742,7 @@ always @(posedge clk) begin
         end else if (!w_inline || ord_count == 5'd0) begin
             if_we <= 1'b1;
             if_waddr <= {q_reg, sq_next_reg[OW-1:0]};
-            if_wdata <= {total_reg[31:0], w_op, wqe_sig_reg, sq_next_reg, psn_reg - 1'b1, first_psn_reg};
+            if_wdata <= if_entry(first_psn_reg, psn_reg - 1'b1, wqe_sig_reg);
             sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
             psn_ram[q_reg] <= psn_reg;
             resume_ram[q_reg] <= psn_reg;
@@ -767,7 +765,7 @@ always @(posedge clk) begin
             // entry is unsignaled and covers no PSN); later ones flush
             if_we <= 1'b1;
             if_waddr <= {q_reg, sq_next_reg[OW-1:0]};
-            if_wdata <= {total_reg[31:0], w_op, 1'b0, sq_next_reg, psn_reg - 1'b1, psn_reg};
+            if_wdata <= if_entry(psn_reg, psn_reg - 1'b1, 1'b0);
             sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
             psn_ram[q_reg] <= psn_reg;
             act_push <= 1'b1;
