@@ -268,6 +268,12 @@ Status Host::read_ctx(uint32_t byte_off, unsigned dwords, std::vector<uint32_t> 
     return Status();
 }
 
+Status Host::read_counter(unsigned idx, uint32_t *v) {
+    if (!v) return errorf("read_counter: null output");
+    if (idx >= FROCE_CNT_NUM) return errorf("read_counter: counter %u beyond the %u counters", idx, unsigned(FROCE_CNT_NUM));
+    return nic_.ctl_read32(FROCE_CTL_CORE_BASE + 8 * idx, v).context("read_counter");
+}
+
 Status Host::fw_init(uint64_t max_cycles) {
     const uint32_t regs = FROCE_CTL_MRT_BASE + FROCE_MRT_CTL_REGS_OFF;
     uint64_t start = nic_.cycle();
@@ -362,6 +368,18 @@ void Host::free_mtt(uint32_t base, uint32_t n) {
 }
 
 Status Host::reg_mr(uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out, unsigned page_shift) {
+    return reg_mr_index(-1, pdn, va, len, access, out, page_shift);
+}
+
+Status Host::reg_mr_at(uint32_t index, uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out,
+                       unsigned page_shift) {
+    if (index == 0 || index >= cfg_.num_mrs) return errorf("reg_mr_at: MR index %u outside 1..%u", index, cfg_.num_mrs - 1);
+    if (mr_used_[index]) return errorf("reg_mr_at: MR index %u is in use", index);
+    return reg_mr_index(index, pdn, va, len, access, out, page_shift);
+}
+
+Status Host::reg_mr_index(int64_t want, uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out,
+                          unsigned page_shift) {
     if (!out) return errorf("reg_mr: null output");
     if (len == 0) return errorf("reg_mr: zero length");
     if (!field_fits(pdn, FROCE_MR_CTX_PDN_W)) return errorf("reg_mr: PDN %#x wider than 24 bits", pdn);
@@ -421,7 +439,12 @@ Status Host::reg_mr(uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr 
         pages.push_back(pa0);
     }
     uint32_t index, mtt_base;
-    FROCE_TRY(alloc_index(mr_used_, 1, "MR index", &index).context("reg_mr"));
+    if (want < 0) {
+        FROCE_TRY(alloc_index(mr_used_, 1, "MR index", &index).context("reg_mr"));
+    } else {
+        index = uint32_t(want);
+        mr_used_[index] = 1;
+    }
     Status s = alloc_mtt(uint32_t(npages), &mtt_base);
     if (!s.ok()) {
         mr_used_[index] = 0;
@@ -520,8 +543,26 @@ Status Host::create_cq(unsigned log_size, uint32_t pdn, Cq **out) {
     return Status();
 }
 
+Status Host::alloc_uar_page(uint32_t *page) {
+    if (!page) return errorf("alloc_uar_page: null output");
+    // from the top, away from the pages create_cq / create_qp rotate through first
+    for (uint32_t p = cfg_.num_uars - 1; p >= 1; p--) {
+        if (uar_slots_used_[p] == 0) {
+            uar_slots_used_[p] = FROCE_UAR_DB_SLOTS;
+            *page = p;
+            return Status();
+        }
+    }
+    return errorf("alloc_uar_page: no UAR page without doorbell slots in use");
+}
+
 Status Host::arm_cq(Cq *cq, bool solicited_only) {
     if (!cq) return errorf("arm_cq: null CQ");
+    return arm_cq_on(cq, solicited_only, cq->uar, cq->slot).context("arm_cq");
+}
+
+Status Host::arm_cq_on(Cq *cq, bool solicited_only, uint32_t uar_page, uint32_t slot) {
+    if (!cq) return errorf("arm_cq_on: null CQ");
     cq->arm_sn = (cq->arm_sn + 1) & 0xF;
     uint8_t db[FROCE_DB_CQ_SIZE] = {};
     FSET_DW(db, FROCE_DB_CQ_CQN, cq->cqn);
@@ -530,7 +571,7 @@ Status Host::arm_cq(Cq *cq, bool solicited_only) {
     FSET_DW(db, FROCE_DB_CQ_SOLICITED, solicited_only);
     FSET_DW(db, FROCE_DB_CQ_SN, cq->arm_sn);
     doorbells_++;
-    return nic_.doorbell(cq->uar, cq->slot, ld64(db)).context("arm_cq");
+    return nic_.doorbell(uar_page, slot, ld64(db));
 }
 
 Status Host::create_qp(uint32_t pdn, const QpCaps &caps, Cq *scq, Cq *rcq, Qp **out) {
@@ -784,6 +825,21 @@ Status build_rq_wqe(unsigned wqe_shift, const RecvWr &wr, uint16_t wqe_index, st
 }
 
 Status Host::post_send(Qp *qp, const SendWr &wr) {
+    FROCE_TRY(post_send_wqe(qp, wr));
+    return ring_sq(qp, qp->uar, qp->sq_slot).context("post_send");
+}
+
+Status Host::ring_sq(Qp *qp, uint32_t uar_page, uint32_t slot) {
+    FROCE_TRY(check_qp(qp, "ring_sq"));
+    uint8_t db[FROCE_DB_QP_SIZE] = {};
+    FSET_DW(db, FROCE_DB_QP_QPN, qp->qpn);
+    FSET_DW(db, FROCE_DB_QP_TYPE, FROCE_DB_TYPE_SQ);
+    FSET_DW(db, FROCE_DB_QP_PI, qp->sq_pi & 0xFFFF);
+    doorbells_++;
+    return nic_.doorbell(uar_page, slot, ld64(db));
+}
+
+Status Host::post_send_wqe(Qp *qp, const SendWr &wr) {
     FROCE_TRY(check_qp(qp, "post_send"));
     const uint8_t op = wr.opcode;
     const bool rdma = op == FROCE_WQE_OP_RDMA_WRITE || op == FROCE_WQE_OP_RDMA_WRITE_WITH_IMM || op == FROCE_WQE_OP_RDMA_READ;
@@ -832,12 +888,7 @@ Status Host::post_send(Qp *qp, const SendWr &wr) {
     const uint64_t slot_va = qp->sq_va + ((qp->sq_pi & (qp->sq_size() - 1)) << qp->sq_shift);
     FROCE_TRY(write(slot_va, w.data(), w.size()).context("post_send"));
     qp->sq_pi++;
-    uint8_t db[FROCE_DB_QP_SIZE] = {};
-    FSET_DW(db, FROCE_DB_QP_QPN, qp->qpn);
-    FSET_DW(db, FROCE_DB_QP_TYPE, FROCE_DB_TYPE_SQ);
-    FSET_DW(db, FROCE_DB_QP_PI, qp->sq_pi & 0xFFFF);
-    doorbells_++;
-    return nic_.doorbell(qp->uar, qp->sq_slot, ld64(db)).context("post_send");
+    return Status();
 }
 
 Status Host::post_recv(Qp *qp, const RecvWr &wr) {

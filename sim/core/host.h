@@ -207,9 +207,18 @@ public:
     // Registers [va, va + len) with `access` (FROCE_ACCESS_* bits) in PD pdn.
     // page_shift 0 = the buffer's backing page shift.
     Status reg_mr(uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out, unsigned page_shift = 0);
+    // reg_mr at a chosen, free MR index (tests: re-registering an index gives
+    // a new tag, so the old key must stop working).
+    Status reg_mr_at(uint32_t index, uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out,
+                     unsigned page_shift = 0);
+    bool mr_index_free(uint32_t index) const { return index < mr_used_.size() && !mr_used_[index]; }
     Status dereg_mr(Mr *mr);
     Status create_cq(unsigned log_size, uint32_t pdn, Cq **out);
     Status arm_cq(Cq *cq, bool solicited_only);
+    // arm_cq through any UAR page and slot (tests: a page the CQ is not bound to).
+    Status arm_cq_on(Cq *cq, bool solicited_only, uint32_t uar_page, uint32_t slot);
+    // A whole UAR page no queue will be bound to (all its slots taken).
+    Status alloc_uar_page(uint32_t *page);
     Status create_qp(uint32_t pdn, const QpCaps &caps, Cq *scq, Cq *rcq, Qp **out);
     Status modify_qp_init(Qp *qp, uint8_t access);
     Status modify_qp_rtr(Qp *qp, const Path &path, uint32_t dest_qpn, uint32_t rq_psn, unsigned mtu_enum,
@@ -221,9 +230,16 @@ public:
     Status read_ctx(uint32_t byte_off, unsigned dwords, std::vector<uint32_t> *out);
     // Writes a context image: dwords 1..n-1, then dword 0.
     Status write_ctx(uint32_t byte_off, const uint8_t *img, unsigned bytes);
+    // Counter FROCE_CNT_<idx> (the core keeps the low 32 bits) at CTL_CORE_BASE + 8 * idx.
+    Status read_counter(unsigned idx, uint32_t *v);
 
     // ---- provider ----
     Status post_send(Qp *qp, const SendWr &wr);
+    // post_send in two halves (tests: a doorbell on a foreign page): the WQE
+    // written and counted as posted, then DB_QP {SQ, PI = posted} rung on any
+    // UAR page and slot.
+    Status post_send_wqe(Qp *qp, const SendWr &wr);
+    Status ring_sq(Qp *qp, uint32_t uar_page, uint32_t slot);
     Status post_recv(Qp *qp, const RecvWr &wr);
     // Appends up to max CQEs to *out. Also retires SQ/RQ WQEs of the QPs named
     // (an SQ CQE completes its WQE and the unsignaled ones before it); a CQE
@@ -256,6 +272,9 @@ private:
 
     uint64_t pick(uint64_t n) { return n ? rng_() % n : 0; }
     Status alloc_index(std::vector<uint8_t> &used, uint32_t lo, const char *what, uint32_t *out);
+    // index < 0: a random free one
+    Status reg_mr_index(int64_t index, uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out,
+                        unsigned page_shift);
     Status alloc_mtt(uint32_t n, uint32_t *base);
     void free_mtt(uint32_t base, uint32_t n);
     Status alloc_db_slot(uint32_t *page, uint32_t *slot);

@@ -29,8 +29,16 @@ void Sim::step(uint64_t n) {
         a_->tick();
         b_->tick();
         std::vector<uint8_t> f;
-        while (a_->tx_pop(&f)) ab_->send(std::move(f), cycle_);
-        while (b_->tx_pop(&f)) ba_->send(std::move(f), cycle_);
+        while (a_->tx_pop(&f)) {
+            if (hook_) hook_(0, f, cycle_);
+            if (cut_ab_) cut_ab_n_++;
+            else ab_->send(std::move(f), cycle_);
+        }
+        while (b_->tx_pop(&f)) {
+            if (hook_) hook_(1, f, cycle_);
+            if (cut_ba_) cut_ba_n_++;
+            else ba_->send(std::move(f), cycle_);
+        }
         while (ab_->receive(&f, cycle_)) b_->rx_push(std::move(f));
         while (ba_->receive(&f, cycle_)) a_->rx_push(std::move(f));
         cycle_++;
@@ -52,6 +60,8 @@ SimStats Sim::stats() const {
     s.cycles = cycle_;
     s.a_to_b = ab_->stats();
     s.b_to_a = ba_->stats();
+    s.cut_a_to_b = cut_ab_n_;
+    s.cut_b_to_a = cut_ba_n_;
     return s;
 }
 
@@ -66,7 +76,12 @@ std::string Sim::stats_line() const {
     };
     char c[64];
     std::snprintf(c, sizeof c, "cycles %" PRIu64 "; ", cycle_);
-    return std::string(c) + w("A->B", ab_->stats()) + "; " + w("B->A", ba_->stats());
+    std::string s = std::string(c) + w("A->B", ab_->stats()) + "; " + w("B->A", ba_->stats());
+    if (cut_ab_n_ || cut_ba_n_) {
+        std::snprintf(c, sizeof c, "; cut A->B %" PRIu64 " B->A %" PRIu64, cut_ab_n_, cut_ba_n_);
+        s += c;
+    }
+    return s;
 }
 
 }  // namespace froce_sim

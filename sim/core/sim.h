@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "nic.h"
 #include "status.h"
@@ -32,7 +34,11 @@ struct SimConfig {
 struct SimStats {
     uint64_t cycles = 0;
     froce::WireStats a_to_b, b_to_a;
+    uint64_t cut_a_to_b = 0, cut_b_to_a = 0;   // frames lost to set_cut
 };
+
+// Sees every frame a NIC sends (dir 0: A->B, 1: B->A), before the cut and the wire.
+using FrameHook = std::function<void(int dir, const std::vector<uint8_t> &frame, uint64_t cycle)>;
 
 class Sim {
 public:
@@ -60,6 +66,15 @@ public:
     SimStats stats() const;
     std::string stats_line() const;
 
+    // A cut direction loses every frame its NIC sends from now on (a peer
+    // that stops answering); frames already on the wire still arrive. Off by
+    // default; the wires' fault injectors are not involved.
+    void set_cut(bool a_to_b, bool b_to_a) {
+        cut_ab_ = a_to_b;
+        cut_ba_ = b_to_a;
+    }
+    void set_frame_hook(FrameHook f) { hook_ = std::move(f); }
+
 private:
     SimConfig cfg_;
     Status init_;
@@ -67,6 +82,9 @@ private:
     std::unique_ptr<froce::Wire> ab_, ba_;
     std::unique_ptr<Nic> a_, b_;
     uint64_t cycle_ = 0;
+    bool cut_ab_ = false, cut_ba_ = false;
+    uint64_t cut_ab_n_ = 0, cut_ba_n_ = 0;
+    FrameHook hook_;
 };
 
 }  // namespace froce_sim
