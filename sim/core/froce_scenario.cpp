@@ -1,0 +1,941 @@
+// SPDX-License-Identifier: MIT
+// froce-scenario: error-path scenarios between two simulated froce NICs (A
+// requester, B responder), each asserting its outcome: completions and their
+// statuses, host memory byte for byte, the core's counters and the frames on
+// the wire. See README.md in this directory.
+#include <cerrno>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "froce_hw.h"
+#include "host.h"
+#include "hwfield.h"
+#include "sim.h"
+
+using namespace froce_sim;
+
+namespace {
+
+const char *kUsage =
+    "usage: froce-scenario NAME [--seed N] [--verbose] [--inject-error]\n"
+    "       froce-scenario all [--seed N] [--verbose] [--inject-error]\n"
+    "       froce-scenario --list\n"
+    "  --inject-error  negative control: each scenario runs without its error (good key, intact\n"
+    "                  wire, receive posted, right UAR page) and must FAIL\n";
+
+[[noreturn]] void usage_exit(const char *why) {
+    if (why) std::fprintf(stderr, "froce-scenario: %s\n", why);
+    std::fputs(kUsage, stderr);
+    std::exit(2);
+}
+
+std::string sfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string sfmt(const char *fmt, ...) {
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+uint64_t mix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+const char *wc_name(uint8_t s) {
+    switch (s) {
+    case FROCE_WC_SUCCESS: return "SUCCESS";
+    case FROCE_WC_LOC_LEN_ERR: return "LOC_LEN_ERR";
+    case FROCE_WC_LOC_PROT_ERR: return "LOC_PROT_ERR";
+    case FROCE_WC_WR_FLUSH_ERR: return "WR_FLUSH_ERR";
+    case FROCE_WC_REM_INV_REQ_ERR: return "REM_INV_REQ_ERR";
+    case FROCE_WC_REM_ACCESS_ERR: return "REM_ACCESS_ERR";
+    case FROCE_WC_REM_OP_ERR: return "REM_OP_ERR";
+    case FROCE_WC_RETRY_EXC_ERR: return "RETRY_EXC_ERR";
+    case FROCE_WC_RNR_RETRY_EXC_ERR: return "RNR_RETRY_EXC_ERR";
+    default: return "?";
+    }
+}
+
+// ---------------------------------------------------------------------------
+// frames on the wire (RoCE v2 over IPv4 without VLAN: all these scenarios use)
+
+constexpr uint8_t kNakRemoteAccess = (FROCE_AETH_TYPE_NAK << 5) | 2;   // AETH syndrome, IBA 9.7.5.2.3
+
+struct Frame {
+    int dir = 0;             // 0 A->B, 1 B->A
+    uint64_t cycle = 0;
+    bool roce = false;
+    uint8_t opcode = 0;
+    uint32_t psn = 0;
+    uint8_t syndrome = 0;    // AETH of (atomic) acknowledges
+    bool is_request() const { return roce && opcode <= FROCE_OP_RC_RDMA_READ_REQUEST; }
+    bool is_ack() const { return roce && opcode == FROCE_OP_RC_ACKNOWLEDGE; }
+    bool is_rnr_nak() const { return is_ack() && (syndrome >> 5) == FROCE_AETH_TYPE_RNR_NAK; }
+};
+
+Frame parse_frame(int dir, const std::vector<uint8_t> &f, uint64_t cycle) {
+    Frame r;
+    r.dir = dir;
+    r.cycle = cycle;
+    if (f.size() < 14 + 20 + 8 + 12 || f[12] != 0x08 || f[13] != 0x00) return r;
+    const size_t ihl = size_t(f[14] & 15) * 4;
+    if (f[14 + 9] != 17 || f.size() < 14 + ihl + 8 + 12) return r;
+    const size_t udp = 14 + ihl, bth = udp + 8;
+    if ((unsigned(f[udp + 2]) << 8 | f[udp + 3]) != 4791) return r;
+    r.roce = true;
+    r.opcode = f[bth];
+    r.psn = uint32_t(f[bth + 9]) << 16 | uint32_t(f[bth + 10]) << 8 | f[bth + 11];
+    if ((r.opcode == FROCE_OP_RC_ACKNOWLEDGE || r.opcode == FROCE_OP_RC_ATOMIC_ACKNOWLEDGE) && f.size() >= bth + 16)
+        r.syndrome = f[bth + 12];
+    return r;
+}
+
+// ---------------------------------------------------------------------------
+// environment: two NICs, their hosts, QP pairs, CQE collection, checks
+
+// A buffer of `len` bytes with `guard` bytes before and after, filled with a
+// seeded pattern; the MR (if any) covers only the middle part.
+struct Region {
+    Buffer buf;
+    Mr mr;
+    uint64_t guard = 0, len = 0;
+    std::vector<uint8_t> shadow;   // what every byte must hold
+    uint64_t va() const { return buf.va + guard; }
+    uint64_t off(uint64_t va_) const { return va_ - buf.va; }
+};
+
+struct PairCfg {
+    uint32_t pd_a = 3, pd_b = 5;
+    uint8_t access_b = FROCE_ACCESS_REMOTE_WRITE | FROCE_ACCESS_REMOTE_READ | FROCE_ACCESS_REMOTE_ATOMIC;
+    unsigned mtu_enum = FROCE_MTU_1024;
+    unsigned timeout_a = 14, retry_cnt_a = 7, rnr_retry_a = 7;
+    unsigned min_rnr_timer_b = 1;   // 0.01 ms = 1563 cycles
+};
+
+struct Pair {
+    Qp *qa = nullptr, *qb = nullptr;
+    Cq *a_scq = nullptr, *a_rcq = nullptr, *b_scq = nullptr, *b_rcq = nullptr;
+    std::vector<Cqe> a_send, a_recv, b_send, b_recv;
+};
+
+// Counter snapshot of one NIC.
+struct Counters {
+    uint32_t v[FROCE_CNT_NUM] = {};
+};
+
+constexpr unsigned kMtu = 1024;   // FROCE_MTU_1024, every pair
+
+class Env {
+public:
+    Env(uint64_t seed, bool verbose, bool quiet, bool inject)
+        : seed_(seed), verbose_(verbose), quiet_(quiet), inject_(inject) {}
+    Status setup();
+
+    Sim &sim() { return *sim_; }
+    Host &a() { return *ha_; }
+    Host &b() { return *hb_; }
+    uint64_t seed() const { return seed_; }
+    bool verbose() const { return verbose_; }
+    // negative control: leave the error out, the scenario's checks must fail
+    bool inject() const { return inject_; }
+
+    Status make_pair(const PairCfg &pc, Pair **out);
+    Status make_region(Host &h, uint64_t len, uint64_t guard, uint32_t pdn, uint8_t access, bool reg, Region *r);
+    // First byte of the region (data and guards) that differs from its shadow, "" if none.
+    std::string region_diff(Host &h, const Region &r);
+    Status write_data(Host &h, Region &r, uint64_t va, uint64_t len, uint64_t tag);
+
+    Status poll();
+    // Steps until done() (checked after every cycle's poll); an error names
+    // `what` and the state of both ports if max_cycles pass first.
+    Status run_until(const std::function<bool()> &done, uint64_t max_cycles, const std::string &what);
+    Status quiet(uint64_t cycles);
+    Status snapshot(Host &h, Counters *c);
+
+    // frames seen since the start
+    const std::vector<Frame> &frames() const { return frames_; }
+
+    // Prints the outcome of one assertion; the first failure is the scenario's.
+    bool check(bool ok, const std::string &what, const std::string &got = "");
+    void note(const std::string &s);
+    void info(const std::string &s);
+    const std::string &failure() const { return fail_; }
+    // Harness-level checks at the end: AXI protocol, doorbell BRESP, tkeep.
+    void final_checks();
+
+private:
+    uint64_t seed_;
+    bool verbose_, quiet_, inject_;
+    std::unique_ptr<Sim> sim_;
+    std::unique_ptr<Host> ha_, hb_;
+    std::vector<std::unique_ptr<Pair>> pairs_;
+    std::vector<Frame> frames_;
+    std::string fail_;
+    unsigned regions_ = 0;
+};
+
+Status Env::setup() {
+    SimConfig sc;
+    sc.a.seed = seed_ * 2 + 1;
+    sc.b.seed = seed_ * 2 + 2;
+    for (NicConfig *n : {&sc.a, &sc.b}) {
+        n->mem.r_lat_min = n->mem.b_lat_min = 10;
+        n->mem.r_lat_max = n->mem.b_lat_max = 10;
+        n->mem.seed = n->seed * 13 + 5;
+    }
+    sc.a_to_b.seed = mix64(seed_ * 2 + 101);
+    sc.b_to_a.seed = mix64(seed_ * 2 + 102);
+    sim_ = std::make_unique<Sim>(sc);
+    FROCE_TRY(sim_->init_status());
+    sim_->set_frame_hook([this](int dir, const std::vector<uint8_t> &f, uint64_t cycle) {
+        frames_.push_back(parse_frame(dir, f, cycle));
+    });
+    HostConfig ca, cb;
+    ca.name = "A";
+    cb.name = "B";
+    ca.seed = seed_ * 2 + 1;
+    cb.seed = seed_ * 2 + 2;
+    ha_ = std::make_unique<Host>(sim_->a(), ca);
+    hb_ = std::make_unique<Host>(sim_->b(), cb);
+    FROCE_TRY(ha_->fw_init().context("NIC A firmware"));
+    FROCE_TRY(hb_->fw_init().context("NIC B firmware"));
+    FROCE_TRY(ha_->set_gid(0, Gid::ipv4(10, 0, 0, 1), 0x020000000001ull));
+    FROCE_TRY(hb_->set_gid(0, Gid::ipv4(10, 0, 0, 2), 0x020000000002ull));
+    return Status();
+}
+
+Status Env::make_pair(const PairCfg &pc, Pair **out) {
+    auto p = std::make_unique<Pair>();
+    FROCE_TRY(ha_->create_cq(5, pc.pd_a, &p->a_scq));
+    FROCE_TRY(ha_->create_cq(5, pc.pd_a, &p->a_rcq));
+    FROCE_TRY(hb_->create_cq(5, pc.pd_b, &p->b_scq));
+    FROCE_TRY(hb_->create_cq(5, pc.pd_b, &p->b_rcq));
+    QpCaps caps;
+    caps.max_send_wr = 16;
+    caps.max_recv_wr = 16;
+    FROCE_TRY(ha_->create_qp(pc.pd_a, caps, p->a_scq, p->a_rcq, &p->qa));
+    FROCE_TRY(hb_->create_qp(pc.pd_b, caps, p->b_scq, p->b_rcq, &p->qb));
+    const uint8_t all = FROCE_ACCESS_REMOTE_WRITE | FROCE_ACCESS_REMOTE_READ | FROCE_ACCESS_REMOTE_ATOMIC;
+    FROCE_TRY(ha_->modify_qp_init(p->qa, all));
+    FROCE_TRY(hb_->modify_qp_init(p->qb, pc.access_b));
+    const uint32_t psn_a = uint32_t(mix64(seed_ * 7 + pairs_.size()) & 0xFFFFFF);
+    const uint32_t psn_b = uint32_t(mix64(seed_ * 11 + pairs_.size()) & 0xFFFFFF);
+    Path to_b, to_a;
+    to_b.dgid = Gid::ipv4(10, 0, 0, 2);
+    to_b.dmac = 0x020000000002ull;
+    to_a.dgid = Gid::ipv4(10, 0, 0, 1);
+    to_a.dmac = 0x020000000001ull;
+    FROCE_TRY(ha_->modify_qp_rtr(p->qa, to_b, p->qb->qpn, psn_b, pc.mtu_enum));
+    FROCE_TRY(hb_->modify_qp_rtr(p->qb, to_a, p->qa->qpn, psn_a, pc.mtu_enum, pc.min_rnr_timer_b));
+    FROCE_TRY(ha_->modify_qp_rts(p->qa, psn_a, pc.timeout_a, pc.retry_cnt_a, pc.rnr_retry_a));
+    FROCE_TRY(hb_->modify_qp_rts(p->qb, psn_b));
+    info(sfmt("pair %zu: A qpn %#x (uar %u, sq psn %#x, timeout %u, retry_cnt %u, rnr_retry %u) <-> B qpn %#x "
+              "(uar %u, access %#x, min_rnr_timer %u)",
+              pairs_.size(), p->qa->qpn, p->qa->uar, psn_a, pc.timeout_a, pc.retry_cnt_a, pc.rnr_retry_a, p->qb->qpn,
+              p->qb->uar, pc.access_b, pc.min_rnr_timer_b));
+    *out = p.get();
+    pairs_.push_back(std::move(p));
+    return Status();
+}
+
+Status Env::make_region(Host &h, uint64_t len, uint64_t guard, uint32_t pdn, uint8_t access, bool reg, Region *r) {
+    const uint64_t salt = mix64(seed_ ^ (uint64_t(++regions_) << 32) ^ (h.name() == "A" ? 0xA : 0xB));
+    r->guard = guard;
+    r->len = len;
+    FROCE_TRY(h.alloc(guard + len + guard, &r->buf, 12, 64 * (salt % 48)));
+    r->shadow.resize(r->buf.len);
+    for (uint64_t i = 0; i < r->buf.len; i++) r->shadow[i] = uint8_t(mix64(salt + i) >> 17);
+    FROCE_TRY(h.write(r->buf.va, r->shadow.data(), r->buf.len));
+    if (reg) FROCE_TRY(h.reg_mr(pdn, r->va(), len, access, &r->mr));
+    return Status();
+}
+
+Status Env::write_data(Host &h, Region &r, uint64_t va, uint64_t len, uint64_t tag) {
+    for (uint64_t i = 0; i < len; i++) r.shadow[r.off(va) + i] = uint8_t(mix64(seed_ * 977 + tag * 0x10001 + i) >> 9);
+    return h.write(va, &r.shadow[r.off(va)], len);
+}
+
+std::string Env::region_diff(Host &h, const Region &r) {
+    std::vector<uint8_t> got(r.buf.len);
+    Status s = h.read(r.buf.va, got.data(), got.size());
+    if (!s.ok()) return s.message();
+    for (uint64_t j = 0; j < got.size(); j++) {
+        if (got[j] == r.shadow[j]) continue;
+        uint64_t n = 0;
+        for (uint64_t k = j; k < got.size(); k++) n += got[k] != r.shadow[k];
+        const int64_t rel = int64_t(j) - int64_t(r.guard);
+        return sfmt("byte %" PRId64 " (%s, VA %#" PRIx64 ") is %#04x, expected %#04x; %" PRIu64 " bytes differ", rel,
+                    rel < 0 ? "guard before" : uint64_t(rel) < r.len ? "inside" : "guard after", r.buf.va + j, got[j],
+                    r.shadow[j], n);
+    }
+    return "";
+}
+
+Status Env::poll() {
+    for (auto &p : pairs_) {
+        struct {
+            Host *h;
+            Cq *cq;
+            std::vector<Cqe> *v;
+            const char *name;
+        } cqs[] = {{ha_.get(), p->a_scq, &p->a_send, "A's send CQ"},
+                   {ha_.get(), p->a_rcq, &p->a_recv, "A's receive CQ"},
+                   {hb_.get(), p->b_scq, &p->b_send, "B's send CQ"},
+                   {hb_.get(), p->b_rcq, &p->b_recv, "B's receive CQ"}};
+        for (auto &c : cqs) {
+            const size_t before = c.v->size();
+            Status s = c.h->poll_cq(c.cq, 16, c.v);
+            for (size_t i = before; i < c.v->size(); i++)
+                info(sfmt("cycle %" PRIu64 " %s: %s (%s)", sim_->cycle(), c.name, (*c.v)[i].str().c_str(),
+                          wc_name((*c.v)[i].status)));
+            FROCE_TRY(s.context(c.name));
+        }
+    }
+    return Status();
+}
+
+Status Env::run_until(const std::function<bool()> &done, uint64_t max_cycles, const std::string &what) {
+    const uint64_t start = sim_->cycle();
+    FROCE_TRY(poll());
+    while (!done()) {
+        if (sim_->cycle() - start >= max_cycles)
+            return errorf("hang: %s did not happen within %" PRIu64 " cycles (cycle %" PRIu64 ")\n  %s\n  %s\n  %s",
+                          what.c_str(), max_cycles, sim_->cycle(), sim_->a().port_state().c_str(),
+                          sim_->b().port_state().c_str(), sim_->stats_line().c_str());
+        sim_->step(1);
+        FROCE_TRY(poll());
+    }
+    return Status();
+}
+
+Status Env::quiet(uint64_t cycles) {
+    for (uint64_t i = 0; i < cycles; i++) {
+        sim_->step(1);
+        FROCE_TRY(poll());
+    }
+    return Status();
+}
+
+Status Env::snapshot(Host &h, Counters *c) {
+    for (unsigned i = 0; i < FROCE_CNT_NUM; i++) FROCE_TRY(h.read_counter(i, &c->v[i]));
+    return Status();
+}
+
+bool Env::check(bool ok, const std::string &what, const std::string &got) {
+    if (!quiet_ || verbose_)
+        std::printf("  %s %s%s%s\n", ok ? "ok  " : "FAIL", what.c_str(), ok || got.empty() ? "" : ": ", ok ? "" : got.c_str());
+    if (!ok && fail_.empty()) fail_ = what + (got.empty() ? "" : ": " + got);
+    return ok;
+}
+
+void Env::note(const std::string &s) {
+    if (!quiet_ || verbose_) std::printf("  note %s\n", s.c_str());
+}
+
+void Env::info(const std::string &s) {
+    if (verbose_) std::printf("    %s\n", s.c_str());
+}
+
+void Env::final_checks() {
+    for (Host *h : {ha_.get(), hb_.get()}) {
+        const Nic &n = h->nic();
+        check(n.mem().violations().empty(), sfmt("NIC %s: no AXI protocol violation", h->name().c_str()),
+              n.mem().violations().empty() ? "" : n.mem().violations()[0]);
+        check(n.stats().doorbell_bresp_err == 0, sfmt("NIC %s: every doorbell answered OKAY", h->name().c_str()),
+              sfmt("%" PRIu64 " error responses", n.stats().doorbell_bresp_err));
+        check(n.stats().tx_keep_errors == 0, sfmt("NIC %s: no TX beat with a bad tkeep", h->name().c_str()),
+              sfmt("%" PRIu64 " beats", n.stats().tx_keep_errors));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// helpers shared by the scenarios
+
+SendWr write_wr(uint64_t src, uint32_t len, uint32_t lkey, uint64_t raddr, uint32_t rkey) {
+    SendWr wr;
+    wr.opcode = FROCE_WQE_OP_RDMA_WRITE;
+    wr.sg.push_back({src, len, lkey});
+    wr.remote_addr = raddr;
+    wr.rkey = rkey;
+    return wr;
+}
+
+SendWr send_wr(uint64_t src, uint32_t len, uint32_t lkey) {
+    SendWr wr;
+    wr.opcode = FROCE_WQE_OP_SEND;
+    wr.sg.push_back({src, len, lkey});
+    return wr;
+}
+
+std::string cqe_str(const Cqe &c) { return sfmt("%s (%s)", c.str().c_str(), wc_name(c.status)); }
+
+// The CQE `i` of v has status, WQE index and (if op >= 0) opcode as expected.
+void check_cqe(Env &e, const std::vector<Cqe> &v, size_t i, const char *who, uint32_t qpn, uint16_t wqe, uint8_t status,
+               int op) {
+    std::string what = sfmt("%s CQE %zu: qpn %#x WQE %u %s", who, i, qpn, wqe, wc_name(status));
+    if (op >= 0) what += sfmt(" opcode %#04x", op);
+    if (i >= v.size()) {
+        e.check(false, what, sfmt("only %zu CQEs", v.size()));
+        return;
+    }
+    const Cqe &c = v[i];
+    e.check(c.qpn == qpn && c.wqe_index == wqe && c.status == status && (op < 0 || c.opcode == op), what, cqe_str(c));
+}
+
+uint32_t delta(const Counters &before, const Counters &after, unsigned idx) { return after.v[idx] - before.v[idx]; }
+
+// ---------------------------------------------------------------------------
+// 1. access violations
+
+enum class Acc { BAD_RKEY, WRONG_PD, NO_REMOTE_WRITE, QP_NO_REMOTE_WRITE, OOB_END, OOB_START, STALE_KEY };
+
+const char *acc_label(Acc k) {
+    switch (k) {
+    case Acc::BAD_RKEY: return "rkey naming no MR";
+    case Acc::WRONG_PD: return "MR in another PD than B's QP";
+    case Acc::NO_REMOTE_WRITE: return "MR without REMOTE_WRITE";
+    case Acc::QP_NO_REMOTE_WRITE: return "QP access without REMOTE_WRITE";
+    case Acc::OOB_END: return "range ending 64 bytes past the MR";
+    case Acc::OOB_START: return "range starting 64 bytes before the MR";
+    case Acc::STALE_KEY: return "rkey of a deregistered MR (index re-registered)";
+    }
+    return "?";
+}
+
+constexpr uint64_t kWriteLen = 3 * kMtu;   // 3 packets
+constexpr uint64_t kGuard = 256;
+
+// A writes kWriteLen bytes to B with the bad parameters, then two good
+// 1-packet WRITEs to another of B's MRs. Asserts the IB outcome.
+Status access_case(Env &e, Acc kind, Region *tgt_out) {
+    e.note(sfmt("case: %s", acc_label(kind)));
+    PairCfg pc;
+    const bool inj = e.inject();
+    if (inj) e.note("--inject-error: the WRITE is valid, this case must FAIL");
+    if (kind == Acc::QP_NO_REMOTE_WRITE && !inj) pc.access_b = FROCE_ACCESS_REMOTE_READ | FROCE_ACCESS_REMOTE_ATOMIC;
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    const uint8_t LW = FROCE_ACCESS_LOCAL_WRITE, RW = FROCE_ACCESS_REMOTE_WRITE;
+    Region src, tgt, good;
+    FROCE_TRY(e.make_region(e.a(), kWriteLen + 2 * kMtu, 64, pc.pd_a, LW, true, &src));
+    FROCE_TRY(e.make_region(e.b(), kWriteLen, kGuard, kind == Acc::WRONG_PD && !inj ? pc.pd_b + 2 : pc.pd_b,
+                            kind == Acc::NO_REMOTE_WRITE && !inj ? uint8_t(LW | FROCE_ACCESS_REMOTE_READ) : uint8_t(LW | RW), true,
+                            &tgt));
+    FROCE_TRY(e.make_region(e.b(), 2 * kMtu, kGuard, pc.pd_b, LW | RW, true, &good));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 1));
+
+    uint32_t rkey = tgt.mr.key;
+    uint64_t raddr = tgt.va();
+    switch (kind) {
+    case Acc::BAD_RKEY: {
+        uint32_t idx = 0;
+        for (uint32_t i = 1023; i >= 1 && !idx; i--)
+            if (e.b().mr_index_free(i)) idx = i;
+        if (!idx) return errorf("no free MR index on B");
+        rkey = (idx << FROCE_KEY_TAG_W) | (tgt.mr.key & 0xFF);
+        e.note(sfmt("rkey %#x: MR index %u is not registered on B", rkey, idx));
+        break;
+    }
+    case Acc::OOB_END: raddr = tgt.va() + 64; break;
+    case Acc::OOB_START: raddr = tgt.va() - 64; break;
+    case Acc::STALE_KEY: {
+        const Mr old = tgt.mr;
+        FROCE_TRY(e.b().dereg_mr(&tgt.mr));
+        FROCE_TRY(e.b().reg_mr_at(old.index, pc.pd_b, tgt.va(), tgt.len, LW | RW, &tgt.mr));
+        e.check(tgt.mr.index == old.index && tgt.mr.key != old.key,
+                sfmt("re-registration at MR index %u gives a new key (old %#x)", old.index, old.key),
+                sfmt("index %u key %#x", tgt.mr.index, tgt.mr.key));
+        rkey = old.key;
+        break;
+    }
+    default: break;
+    }
+    if (inj) {
+        rkey = tgt.mr.key;
+        raddr = tgt.va();
+    }
+    e.info(sfmt("WRITE %" PRIu64 " bytes to VA %#" PRIx64 " rkey %#x (MR [%#" PRIx64 ", +%" PRIu64 ") key %#x pd %u access %#x)",
+                kWriteLen, raddr, rkey, tgt.mr.iova, tgt.mr.length, tgt.mr.key, tgt.mr.pdn, tgt.mr.access));
+
+    Counters a0, b0, a1, b1;
+    FROCE_TRY(e.snapshot(e.a(), &a0));
+    FROCE_TRY(e.snapshot(e.b(), &b0));
+    const size_t f0 = e.frames().size();
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), uint32_t(kWriteLen), src.mr.key, raddr, rkey)));
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va() + kWriteLen, kMtu, src.mr.key, good.va(), good.mr.key)));
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va() + kWriteLen + kMtu, kMtu, src.mr.key, good.va() + kMtu, good.mr.key)));
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 3; }, 400000, "A's three completions"));
+    FROCE_TRY(e.quiet(5000));
+    FROCE_TRY(e.snapshot(e.a(), &a1));
+    FROCE_TRY(e.snapshot(e.b(), &b1));
+
+    e.check(p->a_send.size() == 3, "A: exactly 3 send CQEs", sfmt("%zu", p->a_send.size()));
+    check_cqe(e, p->a_send, 0, "A", p->qa->qpn, 0, FROCE_WC_REM_ACCESS_ERR, FROCE_CQE_OP_RDMA_WRITE);
+    check_cqe(e, p->a_send, 1, "A", p->qa->qpn, 1, FROCE_WC_WR_FLUSH_ERR, -1);
+    check_cqe(e, p->a_send, 2, "A", p->qa->qpn, 2, FROCE_WC_WR_FLUSH_ERR, -1);
+    std::string d = e.region_diff(e.b(), tgt);
+    e.check(d.empty(), sfmt("B's target region unchanged (%" PRIu64 " bytes + %" PRIu64 " guard bytes each side)", tgt.len, tgt.guard), d);
+    d = e.region_diff(e.b(), good);
+    e.check(d.empty(), "B's region of the two later WRITEs unchanged (B's QP is in error)", d);
+    d = e.region_diff(e.a(), src);
+    e.check(d.empty(), "A's source region unchanged", d);
+    const uint32_t acc = delta(b0, b1, FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS);
+    e.check(acc >= 1, "B: RESP_REMOTE_ACCESS_ERRORS moved by at least 1",
+            sfmt("moved by %u%s", acc,
+                 kind == Acc::QP_NO_REMOTE_WRITE ? " (B did NAK with remote access error, see below: the responder's QP "
+                                                   "access check does not count what its MR check counts)" : ""));
+    e.note(sfmt("B RESP_REMOTE_ACCESS_ERRORS +%u; A REQ_CQE_ERROR +%u, REQ_REMOTE_ACCESS_ERRORS +%u, PACKET_SEQ_ERR +%u",
+                acc, delta(a0, a1, FROCE_CNT_REQ_CQE_ERROR), delta(a0, a1, FROCE_CNT_REQ_REMOTE_ACCESS_ERRORS),
+                delta(a0, a1, FROCE_CNT_PACKET_SEQ_ERR)));
+    // counter semantics beyond the brief's assertions: reported, not failed
+    if (delta(a0, a1, FROCE_CNT_REQ_REMOTE_ACCESS_ERRORS) != 1)
+        e.note("A: REQ_REMOTE_ACCESS_ERRORS (remote access NAKs received) did not move by 1: not wired in froce_core.v");
+    if (delta(a0, a1, FROCE_CNT_PACKET_SEQ_ERR) != 0)
+        e.note("A: PACKET_SEQ_ERR (NAK-sequence-error packets received) moved on a remote-access NAK");
+    unsigned naks = 0;
+    for (size_t i = f0; i < e.frames().size(); i++)
+        if (e.frames()[i].dir == 1 && e.frames()[i].is_ack() && e.frames()[i].syndrome == kNakRemoteAccess) naks++;
+    e.check(naks >= 1, "B sent a remote-access-error NAK (AETH syndrome 0x62)", sfmt("%u such NAKs", naks));
+    e.check(p->b_recv.empty() && p->b_send.empty(), "B: no CQE on its receive or send CQ",
+            p->b_recv.empty() ? (p->b_send.empty() ? "" : cqe_str(p->b_send[0])) : cqe_str(p->b_recv[0]));
+    e.check(p->a_recv.empty(), "A: no CQE on its receive CQ", p->a_recv.empty() ? "" : cqe_str(p->a_recv[0]));
+    if (tgt_out) *tgt_out = std::move(tgt);
+    return Status();
+}
+
+// Control: a WRITE exactly covering the MR, on a fresh pair, succeeds.
+Status access_control(Env &e, Region &tgt) {
+    e.note("control: a WRITE covering exactly the MR, on a fresh QP pair");
+    PairCfg pc;
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    Region src;
+    FROCE_TRY(e.make_region(e.a(), kWriteLen, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 2));
+    Counters b0, b1;
+    FROCE_TRY(e.snapshot(e.b(), &b0));
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), uint32_t(kWriteLen), src.mr.key, tgt.mr.iova, tgt.mr.key)));
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 1; }, 400000, "the control WRITE's completion"));
+    FROCE_TRY(e.quiet(2000));
+    FROCE_TRY(e.snapshot(e.b(), &b1));
+    check_cqe(e, p->a_send, 0, "A (control)", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    std::memcpy(&tgt.shadow[tgt.guard], &src.shadow[src.guard], kWriteLen);
+    std::string d = e.region_diff(e.b(), tgt);
+    e.check(d.empty(), "B's MR holds the control data, guards intact", d);
+    e.check(delta(b0, b1, FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS) == 0, "B: RESP_REMOTE_ACCESS_ERRORS unchanged by the control",
+            sfmt("+%u", delta(b0, b1, FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS)));
+    e.check(p->b_recv.empty(), "B: no receive CQE for the control WRITE", p->b_recv.empty() ? "" : cqe_str(p->b_recv[0]));
+    return Status();
+}
+
+Status sc_bad_rkey(Env &e) { return access_case(e, Acc::BAD_RKEY, nullptr); }
+Status sc_wrong_pd(Env &e) { return access_case(e, Acc::WRONG_PD, nullptr); }
+Status sc_no_remote_write(Env &e) { return access_case(e, Acc::NO_REMOTE_WRITE, nullptr); }
+Status sc_qp_no_remote_write(Env &e) { return access_case(e, Acc::QP_NO_REMOTE_WRITE, nullptr); }
+
+Status sc_out_of_bounds(Env &e) {
+    Region tgt;
+    FROCE_TRY(access_case(e, Acc::OOB_END, nullptr));
+    FROCE_TRY(access_case(e, Acc::OOB_START, &tgt));
+    return access_control(e, tgt);
+}
+
+Status sc_stale_key(Env &e) {
+    Region tgt;
+    FROCE_TRY(access_case(e, Acc::STALE_KEY, &tgt));
+    return access_control(e, tgt);   // the new key works
+}
+
+// ---------------------------------------------------------------------------
+// 2. retry-exceeded
+
+Status sc_retry_exceeded(Env &e) {
+    PairCfg pc;
+    pc.timeout_a = 3;     // 640 << 3 = 5120 cycles
+    pc.retry_cnt_a = 3;
+    const unsigned retry = pc.retry_cnt_a, nwqe = 3;
+    const uint64_t len = 2 * kMtu;                       // 2 packets per WRITE
+    const unsigned pkts = nwqe * unsigned(len / kMtu);   // packets after the cut
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    Region src, dst;
+    FROCE_TRY(e.make_region(e.a(), (nwqe + 1) * len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.make_region(e.b(), (nwqe + 1) * len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE,
+                            true, &dst));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 3));
+    // the link works before the cut
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), uint32_t(len), src.mr.key, dst.va(), dst.mr.key)));
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 1; }, 400000, "the first WRITE's completion"));
+    check_cqe(e, p->a_send, 0, "A (before the cut)", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    std::memcpy(&dst.shadow[dst.guard], &src.shadow[src.guard], len);
+
+    if (e.inject()) {
+        e.note("--inject-error: the wire stays intact, this scenario must FAIL");
+    } else {
+        e.sim().set_cut(false, true);
+        e.note("B->A cut: every frame B sends from now on is lost");
+    }
+    Counters a0, b0, a1, b1;
+    FROCE_TRY(e.snapshot(e.a(), &a0));
+    FROCE_TRY(e.snapshot(e.b(), &b0));
+    const size_t f0 = e.frames().size();
+    const uint64_t c0 = e.sim().cycle();
+    for (unsigned i = 1; i <= nwqe; i++)
+        FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va() + i * len, uint32_t(len), src.mr.key, dst.va() + i * len, dst.mr.key)));
+    const uint64_t tmo = uint64_t(640) << pc.timeout_a;
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 1 + nwqe; }, (retry + 3) * tmo + 200000,
+                          "A's completions after the cut"));
+    const uint64_t c1 = e.sim().cycle();
+    FROCE_TRY(e.quiet(3 * tmo));   // nothing more may be sent
+    FROCE_TRY(e.snapshot(e.a(), &a1));
+    FROCE_TRY(e.snapshot(e.b(), &b1));
+    e.note(sfmt("RETRY_EXC_ERR %" PRIu64 " cycles after the posts (ACK timeout %" PRIu64 " cycles, retry_cnt %u)", c1 - c0,
+                tmo, retry));
+
+    e.check(p->a_send.size() == 1 + nwqe, sfmt("A: exactly %u send CQEs after the cut", nwqe), sfmt("%zu", p->a_send.size() - 1));
+    check_cqe(e, p->a_send, 1, "A", p->qa->qpn, 1, FROCE_WC_RETRY_EXC_ERR, FROCE_CQE_OP_RDMA_WRITE);
+    for (unsigned i = 2; i <= nwqe; i++) check_cqe(e, p->a_send, i, "A", p->qa->qpn, uint16_t(i), FROCE_WC_WR_FLUSH_ERR, -1);
+    const uint32_t tmos = delta(a0, a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR);
+    e.check(tmos == retry + 1, sfmt("A: LOCAL_ACK_TIMEOUT_ERR moved by retry_cnt + 1 = %u (retry_cnt expiries resend, one more fails)", retry + 1),
+            sfmt("moved by %u", tmos));
+    e.check(delta(a0, a1, FROCE_CNT_RETRY_EXCEEDED_ERR) == 1, "A: RETRY_EXCEEDED_ERR moved by 1",
+            sfmt("moved by %u", delta(a0, a1, FROCE_CNT_RETRY_EXCEEDED_ERR)));
+    // frames A sent after the cut: every round resends all packets from the oldest WQE (go-back-N)
+    unsigned sent = 0, resent = 0;
+    std::set<uint32_t> psns;
+    std::vector<uint64_t> round_start;
+    for (size_t i = f0; i < e.frames().size(); i++) {
+        const Frame &f = e.frames()[i];
+        if (f.dir != 0 || !f.is_request()) continue;
+        sent++;
+        if (!psns.insert(f.psn).second) resent++;
+        if (sent % pkts == 1) round_start.push_back(f.cycle);
+    }
+    e.check(psns.size() == pkts, sfmt("A sent %u distinct PSNs after the cut", pkts), sfmt("%zu", psns.size()));
+    e.check(resent == retry * pkts,
+            sfmt("A retransmitted retry_cnt x %u = %u frames (go-back-N from the oldest WQE)", pkts, retry * pkts),
+            sfmt("%u retransmitted, %u request frames in all", resent, sent));
+    std::string gaps;
+    for (size_t i = 1; i < round_start.size(); i++) gaps += sfmt(" %" PRIu64, round_start[i] - round_start[i - 1]);
+    e.note(sfmt("cycles between transmission rounds:%s", gaps.c_str()));
+    const uint32_t dups = delta(b0, b1, FROCE_CNT_DUPLICATE_REQUEST);
+    e.check(dups == retry * pkts, sfmt("B: DUPLICATE_REQUEST moved by %u (every retransmission reached B)", retry * pkts),
+            sfmt("moved by %u", dups));
+    for (unsigned i = 1; i <= nwqe; i++) std::memcpy(&dst.shadow[dst.guard + i * len], &src.shadow[src.guard + i * len], len);
+    std::string d = e.region_diff(e.b(), dst);
+    e.check(d.empty(), "B executed every WRITE (its ACKs were lost, not the requests); guards intact", d);
+    e.check(e.sim().stats().cut_b_to_a > 0, "B's answers were lost on the cut wire",
+            sfmt("%" PRIu64 " frames cut", e.sim().stats().cut_b_to_a));
+    e.check(p->b_recv.empty() && p->b_send.empty(), "B: no CQE", p->b_recv.empty() ? "" : cqe_str(p->b_recv[0]));
+    return Status();
+}
+
+// ---------------------------------------------------------------------------
+// 3. RNR
+
+unsigned count_rnr_naks(const Env &e, size_t from) {
+    unsigned n = 0;
+    for (size_t i = from; i < e.frames().size(); i++)
+        if (e.frames()[i].dir == 1 && e.frames()[i].is_rnr_nak()) n++;
+    return n;
+}
+
+Status sc_rnr_infinite(Env &e) {
+    PairCfg pc;
+    pc.rnr_retry_a = 7;       // infinite
+    pc.min_rnr_timer_b = 1;   // 1563 cycles
+    const uint64_t len = 2500;   // 3 packets
+    const unsigned rounds = 10;  // more than 7: 7 must mean "forever"
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    Region src, dst;
+    FROCE_TRY(e.make_region(e.a(), len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.make_region(e.b(), len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE, true, &dst));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), len, 4));
+    RecvWr rw;
+    rw.sg.push_back({dst.va(), uint32_t(len), dst.mr.key});
+    if (e.inject()) {
+        e.note("--inject-error: the receive is posted first, this scenario must FAIL");
+        FROCE_TRY(e.b().post_recv(p->qb, rw));
+    }
+    Counters a0, b0, a1, b1;
+    FROCE_TRY(e.snapshot(e.a(), &a0));
+    FROCE_TRY(e.snapshot(e.b(), &b0));
+    const size_t f0 = e.frames().size();
+    FROCE_TRY(e.a().post_send(p->qa, send_wr(src.va(), uint32_t(len), src.mr.key)));
+    FROCE_TRY(e.run_until([&] { return count_rnr_naks(e, f0) >= rounds || !p->a_send.empty(); }, 400000,
+                          sfmt("%u RNR NAKs from B", rounds)));
+    FROCE_TRY(e.snapshot(e.a(), &a1));
+    FROCE_TRY(e.snapshot(e.b(), &b1));
+    const uint32_t sent = delta(b0, b1, FROCE_CNT_SEND_RNR_ERR), rcvd = delta(a0, a1, FROCE_CNT_RCVD_RNR_ERR);
+    e.check(p->a_send.empty(), sfmt("A: the SEND has not completed after %u RNR NAKs (rnr_retry 7 = infinite)", rounds),
+            p->a_send.empty() ? "" : cqe_str(p->a_send[0]));
+    e.check(sent >= rounds, sfmt("B: SEND_RNR_ERR moved by at least %u", rounds), sfmt("moved by %u", sent));
+    e.check(rcvd >= rounds - 1, sfmt("A: RCVD_RNR_ERR moved by at least %u", rounds - 1), sfmt("moved by %u", rcvd));
+    e.check(p->b_recv.empty(), "B: no receive CQE yet", p->b_recv.empty() ? "" : cqe_str(p->b_recv[0]));
+    e.note(sfmt("B SEND_RNR_ERR +%u, OUT_OF_BUFFER +%u; A RCVD_RNR_ERR +%u", sent, delta(b0, b1, FROCE_CNT_OUT_OF_BUFFER), rcvd));
+    // B posts the receive: the next retry gets through
+    if (!e.inject()) FROCE_TRY(e.b().post_recv(p->qb, rw));
+    FROCE_TRY(e.run_until([&] { return !p->a_send.empty() && !p->b_recv.empty(); }, 400000,
+                          "the SEND's completions after the receive was posted"));
+    FROCE_TRY(e.quiet(5000));
+    check_cqe(e, p->a_send, 0, "A", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_SEND);
+    check_cqe(e, p->b_recv, 0, "B receive", p->qb->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RECV);
+    if (!p->b_recv.empty())
+        e.check(p->b_recv[0].byte_cnt == len, sfmt("B receive CQE byte_cnt %" PRIu64, len), sfmt("%u", p->b_recv[0].byte_cnt));
+    e.check(p->a_send.size() == 1 && p->b_recv.size() == 1, "exactly one CQE on each side",
+            sfmt("A %zu, B %zu", p->a_send.size(), p->b_recv.size()));
+    std::memcpy(&dst.shadow[dst.guard], &src.shadow[src.guard], len);
+    std::string d = e.region_diff(e.b(), dst);
+    e.check(d.empty(), "B's receive buffer holds the SEND's bytes, guards intact", d);
+    return Status();
+}
+
+Status sc_rnr_finite(Env &e) {
+    PairCfg pc;
+    pc.rnr_retry_a = 2;
+    pc.min_rnr_timer_b = 1;
+    const unsigned nwqe = 3;
+    const uint64_t len = 512;   // 1 packet each
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    Region src, dst;
+    FROCE_TRY(e.make_region(e.a(), nwqe * len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.make_region(e.b(), nwqe * len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE, true, &dst));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 5));
+    if (e.inject()) {
+        e.note("--inject-error: receives are posted, this scenario must FAIL");
+        for (unsigned i = 0; i < nwqe; i++) {
+            RecvWr rw;
+            rw.sg.push_back({dst.va() + i * len, uint32_t(len), dst.mr.key});
+            FROCE_TRY(e.b().post_recv(p->qb, rw));
+        }
+    }
+    Counters a0, b0, a1, b1;
+    FROCE_TRY(e.snapshot(e.a(), &a0));
+    FROCE_TRY(e.snapshot(e.b(), &b0));
+    const size_t f0 = e.frames().size();
+    for (unsigned i = 0; i < nwqe; i++) FROCE_TRY(e.a().post_send(p->qa, send_wr(src.va() + i * len, uint32_t(len), src.mr.key)));
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= nwqe; }, 400000, "A's completions (no receive is ever posted)"));
+    FROCE_TRY(e.quiet(20000));   // > several RNR delays: nothing more may happen
+    FROCE_TRY(e.snapshot(e.a(), &a1));
+    FROCE_TRY(e.snapshot(e.b(), &b1));
+    e.check(p->a_send.size() == nwqe, sfmt("A: exactly %u send CQEs", nwqe), sfmt("%zu", p->a_send.size()));
+    check_cqe(e, p->a_send, 0, "A", p->qa->qpn, 0, FROCE_WC_RNR_RETRY_EXC_ERR, FROCE_CQE_OP_SEND);
+    for (unsigned i = 1; i < nwqe; i++) check_cqe(e, p->a_send, i, "A", p->qa->qpn, uint16_t(i), FROCE_WC_WR_FLUSH_ERR, -1);
+    const unsigned want = pc.rnr_retry_a + 1;   // the first RNR NAK, then rnr_retry retries each NAKed
+    const unsigned wire = count_rnr_naks(e, f0);
+    const uint32_t sent = delta(b0, b1, FROCE_CNT_SEND_RNR_ERR), rcvd = delta(a0, a1, FROCE_CNT_RCVD_RNR_ERR);
+    e.check(wire == want, sfmt("RNR NAKs on the wire: rnr_retry + 1 = %u", want), sfmt("%u", wire));
+    e.check(sent == want, sfmt("B: SEND_RNR_ERR moved by %u", want), sfmt("moved by %u", sent));
+    e.check(rcvd == want, sfmt("A: RCVD_RNR_ERR moved by %u", want), sfmt("moved by %u", rcvd));
+    // how soon after each RNR NAK the NAKed PSN went out again (IB: not before the RNR timer)
+    std::string gaps;
+    uint64_t last_nak = 0;
+    uint32_t nak_psn = 0;
+    bool have = false;
+    unsigned early = 0;
+    for (size_t i = f0; i < e.frames().size(); i++) {
+        const Frame &f = e.frames()[i];
+        if (f.dir == 1 && f.is_rnr_nak()) {
+            last_nak = f.cycle;
+            nak_psn = f.psn;
+            have = true;
+        } else if (have && f.dir == 0 && f.is_request() && f.psn == nak_psn) {
+            gaps += sfmt(" %" PRIu64, f.cycle - last_nak);
+            if (f.cycle - last_nak < 1563) early++;
+            have = false;
+        }
+    }
+    e.note(sfmt("cycles from each RNR NAK to the resend of its PSN:%s (RNR timer 1563 cycles)", gaps.c_str()));
+    if (early)
+        e.note(sfmt("%u resend(s) came before the RNR timer expired (a PSN-sequence NAK for the later WQEs made A rewind at once)",
+                    early));
+    const uint32_t rnr_exc = delta(a0, a1, FROCE_CNT_RNR_NAK_RETRY_ERR);
+    if (rnr_exc != 1)
+        e.note(sfmt("A: RNR_NAK_RETRY_ERR moved by %u, not 1 (froce_core.v does not wire this counter)", rnr_exc));
+    std::string d = e.region_diff(e.b(), dst);
+    e.check(d.empty(), "B's memory unchanged", d);
+    e.check(p->b_recv.empty() && p->b_send.empty(), "B: no CQE", p->b_recv.empty() ? "" : cqe_str(p->b_recv[0]));
+    return Status();
+}
+
+// ---------------------------------------------------------------------------
+// 4. foreign UAR page
+
+Status sc_foreign_uar(Env &e) {
+    PairCfg pc;
+    Pair *p, *other;
+    FROCE_TRY(e.make_pair(pc, &p));
+    FROCE_TRY(e.make_pair(pc, &other));   // its A QP has a UAR page of its own
+    uint32_t spare;
+    FROCE_TRY(e.a().alloc_uar_page(&spare));
+    const uint64_t len = 2 * kMtu;
+    Region src, dst;
+    FROCE_TRY(e.make_region(e.a(), len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.make_region(e.b(), len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true, &dst));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), len, 6));
+    e.check(p->qa->uar != spare && p->qa->uar != other->qa->uar,
+            sfmt("A's QP %#x is bound to UAR page %u; foreign pages %u (unused) and %u (QP %#x's)", p->qa->qpn, p->qa->uar,
+                 spare, other->qa->uar, other->qa->qpn));
+    Counters a0, a1, a2;
+    FROCE_TRY(e.snapshot(e.a(), &a0));
+    size_t f0 = e.frames().size();
+    FROCE_TRY(e.a().post_send_wqe(p->qa, write_wr(src.va(), uint32_t(len), src.mr.key, dst.va(), dst.mr.key)));
+    if (e.inject()) {
+        e.note("--inject-error: the first doorbell goes to the QP's own page, this scenario must FAIL");
+        FROCE_TRY(e.a().ring_sq(p->qa, p->qa->uar, p->qa->sq_slot));
+    } else {
+        FROCE_TRY(e.a().ring_sq(p->qa, spare, 0));
+    }
+    FROCE_TRY(e.a().ring_sq(p->qa, other->qa->uar, other->qa->sq_slot));
+    FROCE_TRY(e.sim().a().wait_doorbells(10000));
+    FROCE_TRY(e.quiet(5000));
+    FROCE_TRY(e.snapshot(e.a(), &a1));
+    unsigned from_a = 0;
+    for (size_t i = f0; i < e.frames().size(); i++) from_a += e.frames()[i].dir == 0;
+    e.check(from_a == 0, "no frame left A for 5000 cycles after two SQ doorbells on foreign pages", sfmt("%u frames", from_a));
+    e.check(delta(a0, a1, FROCE_CNT_DOORBELL_DROPPED) == 2, "A: DOORBELL_DROPPED moved by 2",
+            sfmt("moved by %u", delta(a0, a1, FROCE_CNT_DOORBELL_DROPPED)));
+    e.check(p->a_send.empty(), "A: no completion", p->a_send.empty() ? "" : cqe_str(p->a_send[0]));
+    std::string d = e.region_diff(e.b(), dst);
+    e.check(d.empty(), "B's memory unchanged", d);
+    // the right page: the WQE goes out and completes
+    FROCE_TRY(e.a().ring_sq(p->qa, p->qa->uar, p->qa->sq_slot));
+    FROCE_TRY(e.run_until([&] { return !p->a_send.empty(); }, 400000, "the completion after the right doorbell"));
+    FROCE_TRY(e.quiet(2000));
+    check_cqe(e, p->a_send, 0, "A", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    std::memcpy(&dst.shadow[dst.guard], &src.shadow[src.guard], len);
+    d = e.region_diff(e.b(), dst);
+    e.check(d.empty(), "B's memory holds the WRITE after the right doorbell, guards intact", d);
+    FROCE_TRY(e.snapshot(e.a(), &a2));
+    e.check(delta(a1, a2, FROCE_CNT_DOORBELL_DROPPED) == 0, "A: DOORBELL_DROPPED unchanged by the right doorbell",
+            sfmt("moved by %u", delta(a1, a2, FROCE_CNT_DOORBELL_DROPPED)));
+    e.check(other->a_send.empty(), "the other QP (whose page was used) got no completion",
+            other->a_send.empty() ? "" : cqe_str(other->a_send[0]));
+
+    // CQ doorbells: froce_doorbell checks the page; froce_core takes the arms and ignores them (no EQ yet)
+    Counters c0, c1, c2;
+    FROCE_TRY(e.snapshot(e.a(), &c0));
+    FROCE_TRY(e.a().arm_cq_on(p->a_scq, false, spare, 1));
+    FROCE_TRY(e.a().arm_cq_on(p->a_scq, false, other->a_scq->uar, other->a_scq->slot));
+    FROCE_TRY(e.sim().a().wait_doorbells(10000));
+    FROCE_TRY(e.quiet(200));
+    FROCE_TRY(e.snapshot(e.a(), &c1));
+    e.check(delta(c0, c1, FROCE_CNT_DOORBELL_DROPPED) == 2, "A: two CQ arm doorbells on foreign pages: DOORBELL_DROPPED moved by 2",
+            sfmt("moved by %u", delta(c0, c1, FROCE_CNT_DOORBELL_DROPPED)));
+    FROCE_TRY(e.a().arm_cq(p->a_scq, false));
+    FROCE_TRY(e.sim().a().wait_doorbells(10000));
+    FROCE_TRY(e.quiet(200));
+    FROCE_TRY(e.snapshot(e.a(), &c2));
+    e.check(delta(c1, c2, FROCE_CNT_DOORBELL_DROPPED) == 0, "A: a CQ arm on the CQ's own page is not dropped",
+            sfmt("moved by %u", delta(c1, c2, FROCE_CNT_DOORBELL_DROPPED)));
+    e.note("CQ arms are only checked for their page: froce_core accepts and ignores them (no event queue / MSI-X yet)");
+    return Status();
+}
+
+// ---------------------------------------------------------------------------
+
+struct ScenarioDef {
+    const char *name;
+    Status (*fn)(Env &);
+    const char *what;
+};
+
+const ScenarioDef kScenarios[] = {
+    {"bad-rkey", sc_bad_rkey, "RDMA WRITE with an rkey naming no MR: REM_ACCESS_ERR, flushes, B untouched"},
+    {"wrong-pd", sc_wrong_pd, "RDMA WRITE to an MR of another PD than B's QP"},
+    {"no-remote-write", sc_no_remote_write, "RDMA WRITE to an MR without REMOTE_WRITE"},
+    {"qp-no-remote-write", sc_qp_no_remote_write, "RDMA WRITE to a QP whose access flags lack REMOTE_WRITE"},
+    {"out-of-bounds", sc_out_of_bounds, "RDMA WRITE ending past / starting before the MR; exact fit succeeds"},
+    {"stale-key", sc_stale_key, "RDMA WRITE with the key of a deregistered MR whose index was re-registered"},
+    {"retry-exceeded", sc_retry_exceeded, "B stops answering: ACK timeouts, RETRY_EXC_ERR after retry_cnt resends"},
+    {"rnr-infinite", sc_rnr_infinite, "SEND with no receive posted, rnr_retry 7: retries until the receive comes"},
+    {"rnr-finite", sc_rnr_finite, "SEND with no receive ever, rnr_retry 2: RNR_RETRY_EXC_ERR after 3 RNR NAKs"},
+    {"foreign-uar", sc_foreign_uar, "SQ / CQ doorbells on a UAR page the queue is not bound to are dropped"},
+};
+
+// Runs one scenario in a fresh simulation; 0 = ok.
+int run_one(const ScenarioDef &d, uint64_t seed, bool verbose, bool quiet, bool inject) {
+    if (!quiet || verbose) std::printf("== %s (seed %" PRIu64 "): %s\n", d.name, seed, d.what);
+    Env e(seed, verbose, quiet, inject);
+    Status s = e.setup();
+    if (s.ok()) s = d.fn(e);
+    if (s.ok()) e.final_checks();
+    std::string why = !s.ok() ? s.message() : e.failure();
+    if (!s.ok() && !e.failure().empty()) why += " (earlier: " + e.failure() + ")";
+    if (why.empty()) {
+        std::printf("result: ok %s (%" PRIu64 " cycles)\n", d.name, e.sim().cycle());
+        return 0;
+    }
+    std::printf("result: FAIL %s: %s\n", d.name, why.c_str());
+    return 1;
+}
+
+uint64_t parse_u64(const char *opt, const char *s) {
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-') usage_exit((std::string(opt) + ": needs a number").c_str());
+    unsigned long long v = std::strtoull(s, &end, 0);
+    if (errno || *end) usage_exit((std::string(opt) + " " + s + ": not a number").c_str());
+    return v;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 2) usage_exit("missing scenario name");
+    std::string name;
+    uint64_t seed = 1;
+    bool verbose = false, inject = false;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a == "--list") {
+            for (const auto &d : kScenarios) std::printf("%-20s %s\n", d.name, d.what);
+            return 0;
+        } else if (a == "-h" || a == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else if (a == "--seed") {
+            seed = parse_u64("--seed", i + 1 < argc ? argv[i + 1] : nullptr);
+            i++;
+        } else if (a == "--verbose" || a == "-v") {
+            verbose = true;
+        } else if (a == "--inject-error") {
+            inject = true;
+        } else if (!a.empty() && a[0] == '-') {
+            usage_exit(("unknown option '" + a + "'").c_str());
+        } else if (name.empty()) {
+            name = a;
+        } else {
+            usage_exit("one scenario name (or all)");
+        }
+    }
+    if (name.empty()) usage_exit("missing scenario name");
+    if (name == "all") {
+        unsigned failed = 0, n = 0;
+        for (const auto &d : kScenarios) {
+            failed += unsigned(run_one(d, seed, verbose, true, inject));
+            n++;
+            std::fflush(stdout);
+        }
+        std::printf("%u scenarios, %u passed, %u failed\n", n, n - failed, failed);
+        return failed ? 1 : 0;
+    }
+    for (const auto &d : kScenarios)
+        if (name == d.name) return run_one(d, seed, verbose, false, inject);
+    usage_exit(("unknown scenario '" + name + "' (--list shows them)").c_str());
+}
