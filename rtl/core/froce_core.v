@@ -128,6 +128,7 @@ localparam QW = $clog2(NUM_QPS);
 localparam CQW = $clog2(NUM_CQS);
 localparam GW = $clog2(NUM_GIDS);
 localparam OUTSTANDING = 32;
+localparam RD_ATOMIC_MAX = 8;         // READ/atomic WQEs outstanding per QP (= atomic replay cache entries)
 localparam OW = $clog2(OUTSTANDING);
 localparam QPC_BITS = `FROCE_QPC_SIZE * 8;
 localparam CQC_BITS = `FROCE_CQC_SIZE * 8;
@@ -516,6 +517,15 @@ wire kick_valid, kick_ready;
 wire [QW-1:0] kick_qpn;
 wire resp_valid, resp_ready;
 wire [`FROCE_RHDR_W-1:0] resp_hdr;
+wire resp_read;
+wire [63:0] resp_va;
+wire [31:0] resp_rkey, resp_len;
+wire [23:0] resp_pd;
+wire [2:0] resp_mtu;
+wire [15:0] x_rd_retired;
+wire sw_valid, sw_ready;
+wire [63:0] sw_addr, sw_data;
+wire [3:0] sw_len;
 wire [QW-1:0] x_qpn, r_qpn;
 wire [15:0] x_ack_wqe, r_sq_next;
 wire [23:0] unused_r_sq_psn;
@@ -530,7 +540,8 @@ wire [23:0] tcqe_cqn;
 wire [CQE_BITS-1:0] tcqe;
 wire [31:0] c_req_pkts, c_resp_pkts, c_wqes, c_wqe_err;
 
-froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS), .OUTSTANDING(OUTSTANDING)) tx_engine (
+froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS), .OUTSTANDING(OUTSTANDING),
+                  .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) tx_engine (
     .clk(clk), .rst(rst),
     .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
     .qpc_load_reset(load_reset), .qpc_load_sq_psn(load_sq_psn),
@@ -539,7 +550,9 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
     .s_kick_valid(kick_valid), .s_kick_ready(kick_ready), .s_kick_qpn(kick_qpn),
     .s_rw_valid(rw_valid), .s_rw_ready(rw_ready), .s_rw_qpn(rw_qpn), .s_rw_psn(rw_psn),
     .s_resp_valid(resp_valid), .s_resp_ready(resp_ready), .s_resp_hdr(resp_hdr),
-    .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err),
+    .s_resp_read(resp_read), .s_resp_va(resp_va), .s_resp_rkey(resp_rkey), .s_resp_len(resp_len),
+    .s_resp_pd(resp_pd), .s_resp_mtu(resp_mtu),
+    .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err), .x_rd_retired(x_rd_retired),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sq_psn(unused_r_sq_psn),
     .if_raddr(tx_if_raddr), .if_rdata(tx_if_rdata),
     .if_we(if_we), .if_waddr(if_waddr), .if_wdata(if_wdata),
@@ -580,7 +593,8 @@ wire [23:0] rcqe_cqn;
 wire [CQE_BITS-1:0] rcqe;
 wire [31:0] c_rx_pkts, c_dup, c_oos, c_nak_sent, c_rnr_sent, c_nak_rcvd, c_access_err, c_rx_dropped;
 
-froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTSTANDING)) rx_engine (
+froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTSTANDING),
+                  .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) rx_engine (
     .clk(clk), .rst(rst),
     .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
     .qpc_load_reset(load_reset), .qpc_load_rq_psn(load_rq_psn),
@@ -589,9 +603,12 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .s_pay_tvalid(b_tvalid), .s_pay_tready(b_tready), .s_pay_tlast(b_tlast),
     .pay_to_split(pay_to_split), .split_tready(split_in_ready),
     .m_resp_valid(resp_valid), .m_resp_ready(resp_ready), .m_resp_hdr(resp_hdr),
+    .m_resp_read(resp_read), .m_resp_va(resp_va), .m_resp_rkey(resp_rkey), .m_resp_len(resp_len),
+    .m_resp_pd(resp_pd), .m_resp_mtu(resp_mtu),
     .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
     .m_rw_valid(rw_valid), .m_rw_ready(rw_ready), .m_rw_qpn(rw_qpn), .m_rw_psn(rw_psn),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err),
+    .x_rd_retired(x_rd_retired),
     .if_raddr(if_raddr), .if_rdata(rx_if_rdata),
     .m_xl_valid(rxl_valid), .m_xl_ready(rxl_ready), .m_xl_key(rxl_key), .m_xl_pd(rxl_pd),
     .m_xl_va(rxl_va), .m_xl_len(rxl_len), .m_xl_access(rxl_access),
@@ -602,6 +619,7 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .s_rd_tdata(rrd_tdata), .s_rd_tvalid(rrd_tvalid), .s_rd_tready(rrd_tready),
     .m_scat_valid(scat_valid), .m_scat_ready(scat_ready), .m_scat_addr(scat_addr), .m_scat_len(scat_len),
     .m_scat_last(scat_last), .m_scat_discard(scat_discard), .wr_done(wr_done_rx),
+    .m_sw_valid(sw_valid), .m_sw_ready(sw_ready), .m_sw_addr(sw_addr), .m_sw_data(sw_data), .m_sw_len(sw_len),
     .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe(rcqe),
     .cnt_rx_pkts(c_rx_pkts), .cnt_dup(c_dup), .cnt_oos(c_oos), .cnt_nak_sent(c_nak_sent),
     .cnt_rnr_sent(c_rnr_sent), .cnt_nak_rcvd(c_nak_rcvd), .cnt_access_err(c_access_err),
@@ -629,8 +647,9 @@ froce_axis_split #(.DATA_WIDTH(DATA_WIDTH), .CMD_DEPTH(16)) splitter (
 );
 
 // one queue of write descriptors in the order they were made (scatter
-// pieces, then the CQEs that report them): {cq, discard, len, addr}
-localparam WQ_W = 1 + 1 + 16 + 64;
+// pieces and atomic values, then the CQEs that report them):
+// {small, cq, discard, len, addr, data of a small write}
+localparam WQ_W = 1 + 1 + 1 + 16 + 64 + 64;
 wire cq_desc_valid;
 wire [63:0] cq_desc_addr;
 wire [15:0] cq_desc_len;
@@ -638,38 +657,49 @@ wire wq_full, wq_empty;
 wire [WQ_W-1:0] wq_head;
 wire [4:0] unused_wq_count;
 wire wq_push_rx = scat_valid && scat_ready;
-wire wq_push_cq = cq_desc_valid && !wq_push_rx && !wq_full;
+wire wq_push_sw = sw_valid && !wq_push_rx && !wq_full;
+wire wq_push_cq = cq_desc_valid && !wq_push_rx && !sw_valid && !wq_full;
 wire cq_desc_ready = wq_push_cq;
 assign scat_ready = !wq_full && split_cmd_ready;
+assign sw_ready = wq_push_sw;
 wire wq_pop;
 
 froce_fifo #(.WIDTH(WQ_W), .DEPTH(16)) write_queue (
     .clk(clk), .rst(rst),
-    .wr_data(wq_push_rx ? {1'b0, scat_discard, scat_len, scat_addr} : {1'b1, 1'b0, cq_desc_len, cq_desc_addr}),
-    .wr_en(wq_push_rx || wq_push_cq),
+    .wr_data(wq_push_rx ? {2'b00, scat_discard, scat_len, scat_addr, 64'd0} :
+             wq_push_sw ? {3'b100, 12'd0, sw_len, sw_addr, sw_data} :
+                          {3'b010, cq_desc_len, cq_desc_addr, 64'd0}),
+    .wr_en(wq_push_rx || wq_push_sw || wq_push_cq),
     .rd_data(wq_head), .rd_en(wq_pop),
     .count(unused_wq_count), .empty(wq_empty), .full(wq_full)
 );
 
-wire wq_cq = wq_head[WQ_W-1];
-wire wq_discard = wq_head[WQ_W-2];
+wire wq_sw = wq_head[WQ_W-1];
+wire wq_cq = wq_head[WQ_W-2];
+wire wq_discard = wq_head[WQ_W-3];
 reg wq_desc_sent;               // the head's DMA descriptor is issued; its data streams
 wire [DATA_WIDTH-1:0] cq_tdata;
 wire [W-1:0] unused_cq_tkeep;
 wire cq_tvalid, cq_tlast;
-wire head_tvalid = wq_cq ? cq_tvalid : sp_tvalid;
-wire head_tlast = wq_cq ? cq_tlast : sp_tlast;
+// a small write is one beat from the queue entry itself
+wire head_tvalid = wq_sw ? 1'b1 : wq_cq ? cq_tvalid : sp_tvalid;
+wire head_tlast = wq_sw ? 1'b1 : wq_cq ? cq_tlast : sp_tlast;
 wire data_phase = !wq_empty && (wq_discard || wq_desc_sent);
 wire head_beat = data_phase && head_tvalid && (wq_discard || wr_tready);
 
 assign wr_desc_valid = !wq_empty && !wq_discard && !wq_desc_sent;
-assign wr_desc_addr = wq_head[63:0];
-assign wr_desc_len = wq_head[79:64];
+assign wr_desc_addr = wq_head[127:64];
+assign wr_desc_len = wq_head[143:128];
 assign wr_desc_tag = wq_cq;
-assign wr_tdata = wq_cq ? cq_tdata : sp_tdata;
+reg [DATA_WIDTH-1:0] sw_beat;
+always @* begin
+    sw_beat = {DATA_WIDTH{1'b0}};
+    sw_beat[63:0] = wq_head[63:0];
+end
+assign wr_tdata = wq_sw ? sw_beat : wq_cq ? cq_tdata : sp_tdata;
 assign wr_tvalid = data_phase && !wq_discard && head_tvalid;
 assign wr_tlast = head_tlast;
-assign sp_tready = data_phase && !wq_cq && (wq_discard || wr_tready);
+assign sp_tready = data_phase && !wq_cq && !wq_sw && (wq_discard || wr_tready);
 wire cq_tready = data_phase && wq_cq && wr_tready;
 assign wq_pop = head_beat && head_tlast;
 assign wr_done_rx = wr_st_valid && !wr_st_tag;

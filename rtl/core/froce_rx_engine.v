@@ -63,12 +63,14 @@ module froce_rx_engine #(
     parameter DATA_WIDTH = 64,
     parameter NUM_QPS = 256,
     parameter OUTSTANDING = 32,
+    parameter RD_ATOMIC_MAX = 8,        // atomic replay cache entries per QP (the requesters' READ/atomic limit)
     // derived: leave at their defaults
     parameter QW = $clog2(NUM_QPS),
     parameter OW = $clog2(OUTSTANDING),
     parameter QPC_BITS = `FROCE_QPC_SIZE * 8,
     parameter CQE_BITS = `FROCE_CQE_SIZE * 8,
-    parameter IF_BITS = `FROCE_INFLIGHT_BITS
+    parameter IF_BITS = `FROCE_INFLIGHT_BITS,
+    parameter AW = $clog2(RD_ATOMIC_MAX)
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -100,6 +102,12 @@ module froce_rx_engine #(
     output reg                          m_resp_valid,
     input  wire                         m_resp_ready,
     output reg  [`FROCE_RHDR_W-1:0]     m_resp_hdr,
+    output reg                          m_resp_read,    // a READ response job (m_resp_hdr is the template)
+    output reg  [63:0]                  m_resp_va,
+    output reg  [31:0]                  m_resp_rkey,
+    output reg  [31:0]                  m_resp_len,
+    output reg  [23:0]                  m_resp_pd,
+    output reg  [2:0]                   m_resp_mtu,
 
     /* Kicks to the requester */
     output reg                          m_kick_valid,
@@ -118,6 +126,7 @@ module froce_rx_engine #(
     input  wire [QW-1:0]                x_qpn,
     output wire [15:0]                  x_ack_wqe,
     output wire                         x_err,
+    output wire [15:0]                  x_rd_retired,   // READ/atomic WQEs retired (mod 2^16)
 
     /* In-flight table read (asynchronous) */
     output wire [QW+OW-1:0]             if_raddr,
@@ -156,6 +165,14 @@ module froce_rx_engine #(
     output wire                         m_scat_discard, // drop these bytes
     input  wire                         wr_done,        // one of our DMA writes completed
 
+    /* 8-byte writes of an atomic: the new value (responder), the original
+     * value into the requester's buffer (completer); ordered with the scatter */
+    output reg                          m_sw_valid,
+    input  wire                         m_sw_ready,
+    output reg  [63:0]                  m_sw_addr,
+    output reg  [63:0]                  m_sw_data,
+    output reg  [3:0]                   m_sw_len,       // 1..8 bytes, from byte 0 of m_sw_data
+
     /* CQE requests */
     output reg                          m_cqe_valid,
     input  wire                         m_cqe_ready,
@@ -186,8 +203,8 @@ localparam WB_W = `FROCE_WQE_SHIFT_MAX - KW + 1;
 `include "froce_core_functions.vh"
 
 initial begin
-    if ((1 << QW) != NUM_QPS || (1 << OW) != OUTSTANDING || W < 8) begin
-        $display("froce_rx_engine: NUM_QPS and OUTSTANDING must be powers of two, DATA_WIDTH >= 64");
+    if ((1 << QW) != NUM_QPS || (1 << OW) != OUTSTANDING || (1 << AW) != RD_ATOMIC_MAX || W < 8) begin
+        $display("froce_rx_engine: NUM_QPS, OUTSTANDING, RD_ATOMIC_MAX must be powers of two, DATA_WIDTH >= 64");
         $finish;
     end
 end
@@ -220,9 +237,17 @@ reg [NUM_QPS-1:0] nak_sent;
 reg [NUM_QPS-1:0] in_msg;
 reg [NUM_QPS-1:0] msg_write;        // the message in progress is a WRITE
 reg [NUM_QPS-1:0] resp_err;
+// atomic replay cache: the last RD_ATOMIC_MAX atomics executed per QP
+reg [23:0] atom_psn_ram [0:NUM_QPS*RD_ATOMIC_MAX-1];
+reg [63:0] atom_orig_ram [0:NUM_QPS*RD_ATOMIC_MAX-1];
+reg [NUM_QPS*RD_ATOMIC_MAX-1:0] atom_valid;
+reg [AW-1:0] atom_next_ram [0:NUM_QPS-1];
 // completer
 reg [15:0] ack_wqe_ram [0:NUM_QPS-1];
 reg [NUM_QPS-1:0] req_err;
+reg [15:0] rd_retired_ram [0:NUM_QPS-1];    // READ/atomic WQEs retired
+reg [23:0] rd_pkts_ram [0:NUM_QPS-1];       // responses received for the oldest WQE (a READ)
+reg [NUM_QPS-1:0] rd_rw_sent;               // a resend of its missing responses was asked for
 // retransmission timers (small copies of QPC fields, taken at commit)
 reg [4:0] tmo_exp_ram [0:NUM_QPS-1];        // QPC.TIMEOUT
 reg [2:0] retry_cnt_ram [0:NUM_QPS-1];      // QPC.RETRY_CNT
@@ -240,6 +265,7 @@ reg scan_turn;
 
 assign x_ack_wqe = ack_wqe_ram[x_qpn];
 assign x_err = req_err[x_qpn];
+assign x_rd_retired = rd_retired_ram[x_qpn];
 assign r_qpn = state == R_IDLE ? scan_q : q_reg;
 
 // context fields
@@ -254,6 +280,10 @@ wire [4:0] c_rq_log = ctx[`FROCE_QPC_RQ_LOG_SIZE_LSB +: `FROCE_QPC_RQ_LOG_SIZE_W
 wire [3:0] c_rq_shift = ctx[`FROCE_QPC_RQ_WQE_SHIFT_LSB +: `FROCE_QPC_RQ_WQE_SHIFT_W];
 wire [31:0] c_ring_key = ctx[`FROCE_QPC_RING_KEY_LSB +: `FROCE_QPC_RING_KEY_W];
 wire [63:0] c_rq_va = ctx[`FROCE_QPC_RQ_VA_LSB +: `FROCE_QPC_RQ_VA_W];
+wire [4:0] c_sq_log = ctx[`FROCE_QPC_SQ_LOG_SIZE_LSB +: `FROCE_QPC_SQ_LOG_SIZE_W];
+wire [3:0] c_sq_shift = ctx[`FROCE_QPC_SQ_WQE_SHIFT_LSB +: `FROCE_QPC_SQ_WQE_SHIFT_W];
+wire [63:0] c_sq_va = ctx[`FROCE_QPC_SQ_VA_LSB +: `FROCE_QPC_SQ_VA_W];
+wire [3:0] mtu_shift = mtu_log2(c_mtu);
 wire [4:0] c_min_rnr = ctx[`FROCE_QPC_MIN_RNR_TIMER_LSB +: `FROCE_QPC_MIN_RNR_TIMER_W];
 wire [12:0] mtu = mtu_bytes(c_mtu);
 wire [9:0] rq_wqe_bytes = 10'd1 << c_rq_shift;
@@ -303,6 +333,11 @@ wire [31:0] h_dmalen = h[`FROCE_RHDR_RETH_DMALEN_LSB +: 32];
 wire [31:0] h_imm = h[`FROCE_RHDR_IMM_LSB +: 32];
 wire [7:0] h_syn = h[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8];
 wire [12:0] h_plen = h[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 13];
+wire [63:0] h_ava = h[`FROCE_RHDR_ATOMIC_VA_LSB +: 64];
+wire [31:0] h_arkey = h[`FROCE_RHDR_ATOMIC_RKEY_LSB +: 32];
+wire [63:0] h_swap_add = h[`FROCE_RHDR_ATOMIC_SWAP_LSB +: 64];
+wire [63:0] h_compare = h[`FROCE_RHDR_ATOMIC_CMP_LSB +: 64];
+wire [63:0] h_orig = h[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: 64];
 
 // opcode classes (RC only for now)
 wire op_send_first = h_op == `FROCE_OP_RC_SEND_FIRST;
@@ -317,22 +352,41 @@ wire op_imm = h_op == `FROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE || h_op == `FROCE_OP
               h_op == `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE || h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
 wire op_send = op_send_first || op_send_mid || op_send_last || op_send_only;
 wire op_write = op_wr_first || op_wr_mid || op_wr_last || op_wr_only;
-wire op_request = op_send || op_write;
+wire op_read_req = h_op == `FROCE_OP_RC_RDMA_READ_REQUEST;
+wire op_cswap = h_op == `FROCE_OP_RC_COMPARE_SWAP;
+wire op_atomic = op_cswap || h_op == `FROCE_OP_RC_FETCH_ADD;
+wire op_rresp_first = h_op == `FROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
+wire op_rresp_mid = h_op == `FROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+wire op_rresp_last = h_op == `FROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
+wire op_rresp_only = h_op == `FROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
+wire op_aack = h_op == `FROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
+wire op_response = op_rresp_first || op_rresp_mid || op_rresp_last || op_rresp_only || op_aack;
+wire op_request = op_send || op_write || op_read_req || op_atomic;
 wire op_ack = h_op == `FROCE_OP_RC_ACKNOWLEDGE;
-wire op_starts = op_send_first || op_send_only || op_wr_first || op_wr_only;
-wire op_ends = op_send_last || op_send_only || op_wr_last || op_wr_only;
+wire op_starts = op_send_first || op_send_only || op_wr_first || op_wr_only || op_read_req || op_atomic;
+wire op_ends = op_send_last || op_send_only || op_wr_last || op_wr_only || op_read_req || op_atomic;
 wire needs_rqe = op_send || (op_imm && op_write);
 
 // ---------------------------------------------------------------------------
-// RQ WQE buffer
+// WQE buffer: an RQ WQE (SEND) or, for the completer, the SQ WQE of a READ
+// or atomic (its SGEs receive the data). It stays valid for the next packet
+// of the same WQE (rqe_tag), so a message fetches its WQE once.
 // ---------------------------------------------------------------------------
 
 reg [WQE_BITS-1:0] rqe;
 reg [WB_W-1:0] rqe_beats;
+reg fetch_sq_reg;                   // the WQE being used is an SQ WQE
+reg rqe_tag_ok;
+reg [QW+16:0] rqe_tag;              // {SQ, QP, WQE index} the buffer holds
 wire [15:0] rqe_index = rqe[`FROCE_RQ_WQE_HDR_WQE_INDEX_LSB +: 16];
 wire [7:0] rqe_nsge = rqe[`FROCE_RQ_WQE_HDR_NUM_SGE_LSB +: 8];
+// SQ WQE: SGEs after the control and raddr (READ) or atomic segments
+wire [5:0] sq_ds = rqe[`FROCE_WQE_CTRL_DS_LSB +: `FROCE_WQE_CTRL_DS_W];
+wire [4:0] sge_base = !fetch_sq_reg ? 5'd1 : op_aack ? 5'd3 : 5'd2;
+wire [5:0] sq_nsge6 = sq_ds > {1'b0, sge_base} ? sq_ds - {1'b0, sge_base} : 6'd0;
+wire [4:0] sq_nsge = sq_nsge6[4:0];     // at most 30
 reg [4:0] sge_i;
-wire [11:0] sge_bit = {sge_i + 5'd1, 7'd0};
+wire [11:0] sge_bit = {sge_i + sge_base, 7'd0};
 wire [127:0] sge_seg = rqe[sge_bit +: 128];
 wire [63:0] sge_addr = sge_seg[`FROCE_WQE_DATA_ADDR_LSB +: 64];
 wire [31:0] sge_len = sge_seg[`FROCE_WQE_DATA_LEN_LSB +: 32];
@@ -351,7 +405,10 @@ localparam [5:0]
     R_RVAL = 6'd10, R_RVAL_SEG = 6'd11, R_SEEK = 6'd12, R_SCAT_XL = 6'd13,
     R_SCAT_SEG = 6'd14, R_PAY = 6'd15, R_CQE = 6'd16, R_ACKQ = 6'd17, R_DONE = 6'd18,
     R_DROP = 6'd19, R_CMPL = 6'd21, R_CMPL_CQE = 6'd22, R_KICK = 6'd24, R_WRITE = 6'd25,
-    R_TMO = 6'd26, R_TMO2 = 6'd27, R_KICK2 = 6'd28;
+    R_TMO = 6'd26, R_TMO2 = 6'd27, R_KICK2 = 6'd28, R_RDJOB = 6'd29, R_AREAD = 6'd30,
+    R_AWAIT = 6'd31, R_AWRITE = 6'd32, R_ADUP = 6'd33, R_RPROC = 6'd34, R_RDROP = 6'd35,
+    R_SQF = 6'd36, R_WQE_OK = 6'd37, R_RCAP = 6'd38, R_AACK = 6'd39, R_AACK_SEG = 6'd40,
+    R_AACKW = 6'd41, R_RDONE = 6'd42;
 reg [5:0] state;
 
 reg [23:0] epsn_reg, msn_reg;
@@ -376,12 +433,23 @@ reg [7:0] cqe_status_reg;
 reg [7:0] cqe_vendor_reg;
 reg [15:0] cmpl_i;                  // completer: WQE being retired
 reg cmpl_nak_reg;                   // fatal: complete with an error, flush the rest
-reg [1:0] cmpl_mode_reg;            // what started the completer run (CM_*)
+reg [2:0] cmpl_mode_reg;            // what started the completer run (CM_*)
 reg [23:0] ack_psn_reg;             // WQEs ending at or before it are acknowledged
 reg [7:0] fatal_status_reg;
 reg [7:0] fatal_vendor_reg;
 reg retired_reg;
 reg [15:0] wr_pending;              // our DMA writes not yet completed
+reg dup_reg;                        // a duplicate READ being answered again
+reg [23:0] npsn_reg;                // PSNs the request takes (a READ: one per response)
+reg [7:0] resp_op_reg;              // ACKNOWLEDGE or ATOMIC_ACKNOWLEDGE
+reg resp_job_reg;                   // the response is a READ response job
+reg [63:0] orig_reg;                // atomic: the original value
+reg [63:0] atom_addr_reg;           // atomic: the target's bus address
+reg [AW:0] atom_slot_reg;           // replay cache search
+reg resp_pkt_reg;                   // the packet is a READ response or atomic ACK
+reg rd_fin_reg;                     // the oldest WQE (READ/atomic) has all its data
+reg resp_done_reg;                  // the response packet is processed
+reg [3:0] sw_done_reg;              // bytes of the original value written
 
 wire [23:0] psn_diff = h_psn - epsn_reg;
 wire [IF_BITS-1:0] ent = if_rdata;
@@ -392,14 +460,42 @@ wire [7:0] ent_op = ent[`FROCE_INFLIGHT_OPCODE_LSB +: 8];
 assign if_raddr = {q_reg, cmpl_i[OW-1:0]};
 wire [23:0] ack_psn_diff = ack_psn_reg - ent_last; // >= 0 (serial): covered
 wire [23:0] ent_first = ent[`FROCE_INFLIGHT_FIRST_PSN_LSB +: 24];
-localparam [1:0] CM_ACK = 2'd0, CM_SEQ = 2'd1, CM_RNR = 2'd2, CM_TMO = 2'd3;
+wire [31:0] ent_bytes = ent[`FROCE_INFLIGHT_BYTES_LSB +: 32];
+wire ent_atomic = ent_op == `FROCE_WQE_OP_ATOMIC_CMP_SWP || ent_op == `FROCE_WQE_OP_ATOMIC_FETCH_ADD;
+wire ent_rd = ent_op == `FROCE_WQE_OP_RDMA_READ || ent_atomic;
+wire ent_valid = cmpl_i != r_sq_next;
+// the oldest WQE, a READ: responses it has, the PSN of the next one, bytes in
+wire [23:0] rd_have = retired_reg ? 24'd0 : rd_pkts_ram[q_reg];
+wire [23:0] rd_expected = ent_first + rd_have;
+wire [31:0] rd_off = {13'd0, rd_have[18:0]} << mtu_shift;    // (2 GiB at most: 2^19 packets of 4 KiB)
+wire [31:0] rd_left = ent_bytes - rd_off;
+wire [23:0] rd_gap = h_psn - rd_expected;           // > 0 (serial): responses missing
+wire [23:0] rd_ack_gap = ack_psn_reg - rd_expected; // >= 0: an ACK covers PSNs it has no response for
+// this response is the next one the oldest WQE expects, of the right kind
+// and size. Its PSN fixes its offset; FIRST/ONLY may also come mid-READ: the
+// responses to a request for the rest after a loss start again
+wire rd_big = rd_left > {19'd0, mtu};
+wire resp_fits = ent_atomic ? op_aack :
+                 rd_big ? ((op_rresp_first || op_rresp_mid) && h_plen == mtu)
+                        : ((op_rresp_only || op_rresp_last) && {19'd0, h_plen} == rd_left);
+// replay cache entry being compared
+wire [QW+AW-1:0] atom_idx = {q_reg, atom_slot_reg[AW-1:0]};
+// atomic result
+wire [63:0] atom_new = op_cswap ? (orig_reg == h_compare ? h_swap_add : orig_reg) : orig_reg + h_swap_add;
+localparam [2:0] CM_ACK = 3'd0, CM_SEQ = 3'd1, CM_RNR = 3'd2, CM_TMO = 3'd3, CM_RESP = 3'd4;
 wire [31:0] scan_left = deadline_ram[scan_q] - now;     // < 0 (serial): expired
 wire scan_outstanding = r_sq_next != ack_wqe_ram[scan_q];
 
 assign s_db_ready = state == R_IDLE;
+wire wr_inc_scat = state == R_SCAT_SEG && s_seg_valid && m_scat_ready && seg_ok;
+wire wr_inc_sw = m_sw_valid && m_sw_ready;
+wire writes_idle = wr_pending == 16'd0 && !m_sw_valid;
+wire [9:0] sq_wqe_bytes = 10'd1 << c_sq_shift;
+wire [9:0] fetch_bytes = fetch_sq_reg ? sq_wqe_bytes : rq_wqe_bytes;
 assign s_hdr_ready = state == R_IDLE && !s_db_valid && !(scan_turn && !m_rw_valid);
 assign pay_to_split = pay_split_reg && !pay_done_reg;
-wire pay_drop = state == R_DROP || state == R_DONE || state == R_PAY || state == R_CMPL;
+wire pay_drop = state == R_DROP || state == R_DONE || state == R_PAY || state == R_RDROP || state == R_AACK ||
+                (state == R_CMPL && !resp_pkt_reg);
 assign s_pay_tready = !pay_done_reg && (pay_split_reg ? split_tready : pay_drop);
 assign m_xl_pd = c_pdn;
 
@@ -411,11 +507,13 @@ assign m_scat_len = s_seg_len[15:0];
 assign m_scat_last = s_seg_last && seg_last_piece_reg;
 assign m_scat_discard = !seg_ok;
 assign s_seg_ready = state == R_WCHK_SEG || state == R_RVAL_SEG ? 1'b1 :
+                     state == R_AACK_SEG ? !m_sw_valid :
                      state == R_RQ_SEG ? (!seg_ok || m_rd_desc_ready) :
                      state == R_SCAT_SEG ? m_scat_ready : 1'b0;
-assign m_rd_desc_valid = state == R_RQ_SEG && s_seg_valid && seg_ok;
-assign m_rd_desc_addr = s_seg_addr;
-assign m_rd_desc_len = s_seg_len[15:0];
+// WQE fetch; the 8 bytes of an atomic once our earlier writes are done
+assign m_rd_desc_valid = (state == R_RQ_SEG && s_seg_valid && seg_ok) || (state == R_AREAD && writes_idle);
+assign m_rd_desc_addr = state == R_AREAD ? atom_addr_reg : s_seg_addr;
+assign m_rd_desc_len = state == R_AREAD ? 16'd8 : s_seg_len[15:0];
 assign s_rd_tready = 1'b1;
 
 // response header: the reverse path of the request
@@ -435,12 +533,13 @@ always @* begin
     resp_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = ctx[`FROCE_QPC_AV_HOP_LIMIT_LSB +: 8] == 8'd0 ? 8'd64 : ctx[`FROCE_QPC_AV_HOP_LIMIT_LSB +: 8];
     resp_hdr[`FROCE_RHDR_IP_DF_LSB] = 1'b1;
     resp_hdr[`FROCE_RHDR_UDP_SPORT_LSB +: 16] = h[`FROCE_RHDR_UDP_SPORT_LSB +: 16];
-    resp_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = `FROCE_OP_RC_ACKNOWLEDGE;
+    resp_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = resp_op_reg;
     resp_hdr[`FROCE_RHDR_PKEY_LSB +: 16] = 16'hFFFF;
     resp_hdr[`FROCE_RHDR_DQPN_LSB +: 24] = c_dqpn;
     resp_hdr[`FROCE_RHDR_PSN_LSB +: 24] = resp_psn_reg;
     resp_hdr[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8] = resp_syn_reg;
     resp_hdr[`FROCE_RHDR_AETH_MSN_LSB +: 24] = msn_reg;
+    resp_hdr[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: 64] = orig_reg;
 end
 
 localparam [7:0] SYN_ACK = {`FROCE_AETH_TYPE_ACK, `FROCE_AETH_CREDITS_INVALID};
@@ -501,6 +600,7 @@ always @* begin
     scqe[`FROCE_CQE_WQE_INDEX_LSB +: 16] = ent_index;
     scqe[`FROCE_CQE_STATUS_LSB +: 8] = cmpl_status;
     scqe[`FROCE_CQE_VENDOR_ERR_LSB +: 8] = cmpl_vendor;
+    scqe[`FROCE_CQE_BYTE_CNT_LSB +: 32] = ent_rd ? ent_bytes : 32'd0;
 end
 
 integer k;
@@ -532,6 +632,13 @@ always @(posedge clk) begin
             pleft_reg <= 13'd0;
             cqe_status_reg <= `FROCE_WC_SUCCESS;
             cqe_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
+            dup_reg <= 1'b0;
+            npsn_reg <= 24'd1;
+            resp_op_reg <= `FROCE_OP_RC_ACKNOWLEDGE;
+            resp_job_reg <= 1'b0;
+            resp_pkt_reg <= 1'b0;
+            rd_fin_reg <= 1'b0;
+            fetch_sq_reg <= 1'b0;
             cnt_rx_pkts <= cnt_rx_pkts + 1'b1;
             state <= R_CTX;
         end else if (!m_rw_valid) begin
@@ -566,6 +673,7 @@ always @(posedge clk) begin
         retired_reg <= 1'b0;
         err_given_reg <= 1'b0;
         cmpl_mode_reg <= CM_TMO;
+        rd_fin_reg <= 1'b0;
         pay_done_reg <= 1'b1;
         tmr_on[q_reg] <= 1'b0;
         if (retry_left_ram[q_reg] == 3'd0) begin
@@ -581,10 +689,12 @@ always @(posedge clk) begin
         end
     end
     R_TMO2: begin
-        // resend from the first PSN of the oldest WQE
+        // resend from the first PSN of the oldest WQE (a READ: from its
+        // first missing response)
         m_rw_valid <= 1'b1;
         m_rw_qpn <= q_reg;
-        m_rw_psn <= ent_first;
+        m_rw_psn <= ent_valid && ent_rd ? rd_expected : ent_first;
+        rd_rw_sent[q_reg] <= 1'b1;
         cnt_retrans <= cnt_retrans + 1'b1;
         state <= R_IDLE;
     end
@@ -609,10 +719,19 @@ always @(posedge clk) begin
             if (psn_diff == 24'd0) begin
                 state <= R_EXEC;
             end else if (psn_diff[23]) begin
-                // duplicate: already executed; say so again
+                // duplicate: already executed; say so again (a READ is
+                // answered again, an atomic from the replay cache)
                 cnt_dup <= cnt_dup + 1'b1;
-                send_resp_reg <= h_ackreq;
-                state <= R_DROP;
+                if (op_read_req) begin
+                    dup_reg <= 1'b1;
+                    state <= R_EXEC;
+                end else if (op_atomic) begin
+                    atom_slot_reg <= {(AW + 1){1'b0}};
+                    state <= R_ADUP;
+                end else begin
+                    send_resp_reg <= h_ackreq;
+                    state <= R_DROP;
+                end
             end else begin
                 cnt_oos <= cnt_oos + 1'b1;
                 if (!nak_sent[q_reg]) begin
@@ -637,6 +756,20 @@ always @(posedge clk) begin
                              h_syn[7:5] == `FROCE_AETH_TYPE_RNR_NAK ? CM_RNR :
                              h_syn[4:0] == `FROCE_AETH_NAK_PSN_SEQ_ERR ? CM_SEQ : CM_ACK;
             state <= R_CMPL;
+        end else if (op_response && (c_state == `FROCE_QP_STATE_RTS || c_state == `FROCE_QP_STATE_SQD ||
+                                     c_state == `FROCE_QP_STATE_ERR)) begin
+            // READ response / atomic ACK: acknowledges the PSNs before it;
+            // then it belongs to the oldest WQE, which must be its READ/atomic
+            cmpl_i <= ack_wqe_ram[q_reg];
+            retired_reg <= 1'b0;
+            cmpl_nak_reg <= 1'b0;
+            err_given_reg <= 1'b0;
+            fatal_status_reg <= `FROCE_WC_SUCCESS;
+            ack_psn_reg <= h_psn - 1'b1;
+            cmpl_mode_reg <= CM_RESP;
+            resp_pkt_reg <= 1'b1;
+            resp_done_reg <= 1'b0;
+            state <= R_CMPL;
         end else begin
             cnt_dropped <= cnt_dropped + 1'b1;
             state <= R_DROP;
@@ -654,10 +787,52 @@ always @(posedge clk) begin
             (op_wr_only && {19'd0, h_plen} != h_dmalen) ||
             (op_wr_first && h_dmalen <= {19'd0, mtu}) ||
             (op_wr_mid && wr_left_reg <= {19'd0, mtu}) ||
-            (op_wr_last && {19'd0, h_plen} != wr_left_reg)) begin
-            resp_syn_reg <= SYN_NAK_INV;
-            bad_reg <= 1'b1;
+            (op_wr_last && {19'd0, h_plen} != wr_left_reg) ||
+            ((op_read_req || op_atomic) && h_plen != 13'd0) ||
+            (op_read_req && h_dmalen > 32'h80000000)) begin
+            if (!dup_reg) begin
+                resp_syn_reg <= SYN_NAK_INV;
+                bad_reg <= 1'b1;
+            end
             state <= R_DONE;
+        end else if (op_read_req) begin
+            va_reg <= h_va;
+            key_reg <= h_rkey;
+            wr_total_reg <= h_dmalen;
+            npsn_reg <= read_packets(h_dmalen, mtu_shift);
+            if (!c_access[2]) begin
+                resp_syn_reg <= SYN_NAK_ACC;
+                bad_reg <= 1'b1;
+                cnt_access_err <= cnt_access_err + 1'b1;
+                state <= R_DONE;
+            end else if (h_dmalen == 32'd0) begin
+                state <= R_RDJOB;
+            end else begin
+                m_xl_valid <= 1'b1;
+                m_xl_key <= h_rkey;
+                m_xl_va <= h_va;
+                m_xl_len <= h_dmalen;
+                m_xl_access <= 4'd4;        // REMOTE_READ
+                state <= R_WCHK;
+            end
+        end else if (op_atomic) begin
+            if (!c_access[3]) begin
+                resp_syn_reg <= SYN_NAK_ACC;
+                bad_reg <= 1'b1;
+                cnt_access_err <= cnt_access_err + 1'b1;
+                state <= R_DONE;
+            end else if (h_ava[2:0] != 3'd0) begin
+                resp_syn_reg <= SYN_NAK_INV;
+                bad_reg <= 1'b1;
+                state <= R_DONE;
+            end else begin
+                m_xl_valid <= 1'b1;
+                m_xl_key <= h_arkey;
+                m_xl_va <= h_ava;
+                m_xl_len <= 32'd8;
+                m_xl_access <= 4'd8;        // REMOTE_ATOMIC
+                state <= R_WCHK;
+            end
         end else if (op_wr_first || op_wr_only) begin
             va_reg <= h_va;
             key_reg <= h_rkey;
@@ -666,6 +841,7 @@ always @(posedge clk) begin
             if (!c_access[1]) begin
                 resp_syn_reg <= SYN_NAK_ACC;
                 bad_reg <= 1'b1;
+                cnt_access_err <= cnt_access_err + 1'b1;
                 state <= R_DONE;
             end else if (h_dmalen == 32'd0) begin
                 state <= needs_rqe ? R_RQ : R_WRITE;
@@ -693,6 +869,7 @@ always @(posedge clk) begin
     R_WCHK_SEG: if (s_seg_valid) begin
         if (!seg_ok)
             bad_reg <= 1'b1;
+        atom_addr_reg <= s_seg_addr;    // an atomic's 8 aligned bytes: one segment
         if (s_seg_last) begin
             if (!seg_ok || bad_reg) begin
                 resp_syn_reg <= SYN_NAK_ACC;
@@ -700,8 +877,55 @@ always @(posedge clk) begin
                 cnt_access_err <= cnt_access_err + 1'b1;
                 state <= R_DONE;
             end else begin
-                state <= needs_rqe ? R_RQ : R_WRITE;
+                state <= op_read_req ? R_RDJOB : op_atomic ? R_AREAD : needs_rqe ? R_RQ : R_WRITE;
             end
+        end
+    end
+
+    // READ: the requester side generates the responses from our memory
+    R_RDJOB: begin
+        resp_job_reg <= 1'b1;
+        send_resp_reg <= 1'b1;
+        resp_psn_reg <= h_psn;
+        state <= R_DONE;
+    end
+
+    // atomic: read the 8 bytes once our earlier writes landed, write the
+    // result, keep the original for duplicates, answer with it
+    R_AREAD: if (m_rd_desc_valid && m_rd_desc_ready) begin
+        rqe_beats <= {WB_W{1'b0}};
+        rqe_tag_ok <= 1'b0;
+        state <= R_AWAIT;
+    end
+    R_AWAIT: if (rqe_beats != {WB_W{1'b0}}) begin
+        orig_reg <= rqe[63:0];
+        state <= R_AWRITE;
+    end
+    R_AWRITE: begin
+        m_sw_valid <= 1'b1;
+        m_sw_addr <= atom_addr_reg;
+        m_sw_data <= atom_new;
+        m_sw_len <= 4'd8;
+        atom_psn_ram[{q_reg, atom_next_ram[q_reg]}] <= h_psn;
+        atom_orig_ram[{q_reg, atom_next_ram[q_reg]}] <= orig_reg;
+        atom_valid[{q_reg, atom_next_ram[q_reg]}] <= 1'b1;
+        atom_next_ram[q_reg] <= atom_next_ram[q_reg] + 1'b1;
+        resp_op_reg <= `FROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
+        send_resp_reg <= 1'b1;
+        state <= R_DONE;
+    end
+    R_ADUP: begin
+        if (atom_slot_reg[AW]) begin
+            // not in the replay cache (older than the requester may ask): ignored
+            state <= R_DROP;
+        end else if (atom_valid[atom_idx] && atom_psn_ram[atom_idx] == h_psn) begin
+            orig_reg <= atom_orig_ram[atom_idx];
+            resp_op_reg <= `FROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
+            resp_psn_reg <= h_psn;
+            send_resp_reg <= 1'b1;
+            state <= R_DROP;
+        end else begin
+            atom_slot_reg <= atom_slot_reg + 1'b1;
         end
     end
 
@@ -714,7 +938,12 @@ always @(posedge clk) begin
             send_resp_reg <= 1'b1;
             cnt_rnr_sent <= cnt_rnr_sent + 1'b1;
             state <= R_DROP;
+        end else if (rqe_tag_ok && rqe_tag == {1'b0, q_reg, rq_ci_reg}) begin
+            // fetched for an earlier packet of this message
+            state <= R_WQE_OK;
         end else begin
+            rqe_tag <= {1'b0, q_reg, rq_ci_reg};
+            rqe_tag_ok <= 1'b0;
             m_xl_valid <= 1'b1;
             m_xl_key <= c_ring_key;
             m_xl_va <= c_rq_va + ({48'd0, rq_ci_reg & ~(16'hFFFF << c_rq_log)} << c_rq_shift);
@@ -736,18 +965,31 @@ always @(posedge clk) begin
     end
     R_RQ_DATA: begin
         if (bad_reg) begin
-            // the RQ ring is unreachable
-            resp_syn_reg <= SYN_NAK_OP;
-            state <= R_DONE;
-        end else if ({1'b0, rqe_beats, {KW{1'b0}}} >= {1'b0, rq_wqe_bytes}) begin
-            sge_i <= 5'd0;
-            cap_reg <= 33'd0;
-            cqe_status_reg <= `FROCE_WC_SUCCESS;
-            cqe_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
-            // WRITE with immediate only consumes the WQE; a SEND packet needs
-            // the buffer capacity (and on its first packet, checked SGEs)
-            state <= op_write ? R_WRITE : R_RVAL;
+            if (fetch_sq_reg) begin
+                // our own SQ ring is unreachable: the response is lost, the
+                // ACK timeout asks again
+                cnt_dropped <= cnt_dropped + 1'b1;
+                state <= R_RDROP;
+            end else begin
+                // the RQ ring is unreachable
+                resp_syn_reg <= SYN_NAK_OP;
+                state <= R_DONE;
+            end
+        end else if ({1'b0, rqe_beats, {KW{1'b0}}} >= {1'b0, fetch_bytes}) begin
+            rqe_tag_ok <= 1'b1;
+            state <= R_WQE_OK;
         end
+    end
+    R_WQE_OK: begin
+        sge_i <= 5'd0;
+        cap_reg <= 33'd0;
+        cqe_status_reg <= `FROCE_WC_SUCCESS;
+        cqe_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
+        // WRITE with immediate only consumes the WQE; a SEND packet needs
+        // the buffer capacity (and on its first packet, checked SGEs); a READ
+        // response is placed across the SQ WQE's SGEs, an atomic's original
+        // value in its one SGE
+        state <= fetch_sq_reg ? (op_aack ? R_AACK : R_RCAP) : op_write ? R_WRITE : R_RVAL;
     end
     R_RVAL: begin
         // capacity of the buffers; on a message's first packet every SGE
@@ -838,8 +1080,6 @@ always @(posedge clk) begin
         end
     end
     R_SCAT_SEG: if (s_seg_valid && m_scat_ready) begin
-        if (seg_ok)
-            wr_pending <= wr_done ? wr_pending : wr_pending + 1'b1;
         if (s_seg_last) begin
             pleft_reg <= pleft_reg - m_xl_len[12:0];
             if (op_write) begin
@@ -860,7 +1100,9 @@ always @(posedge clk) begin
     end
     R_PAY: begin
         // the payload has gone to the splitter (or is dropped if empty)
-        if (pay_done_reg) begin
+        if (pay_done_reg && resp_pkt_reg) begin
+            state <= R_RDONE;
+        end else if (pay_done_reg) begin
             state <= R_DONE;
             if (h_ackreq)
                 send_resp_reg <= 1'b1;
@@ -871,6 +1113,10 @@ always @(posedge clk) begin
     R_DONE: begin
         if (!pay_done_reg) begin
             // the payload drains (dropped, or through the splitter)
+        end else if (dup_reg) begin
+            // a duplicate READ: answered again if it still checks out,
+            // else ignored; nothing changes
+            state <= R_CQE;
         end else if (bad_reg) begin
             // request refused: NAK, responder side in error; a receive WQE
             // that failed completes with its error
@@ -881,8 +1127,8 @@ always @(posedge clk) begin
                 do_cqe_reg <= 1'b1;
             state <= R_CQE;
         end else begin
-            // executed
-            epsn_ram[q_reg] <= epsn_reg + 1'b1;
+            // executed (a READ takes a PSN per response packet)
+            epsn_ram[q_reg] <= epsn_reg + npsn_reg;
             nak_sent[q_reg] <= 1'b0;
             in_msg[q_reg] <= !op_ends;
             msg_write[q_reg] <= op_write;
@@ -920,9 +1166,15 @@ always @(posedge clk) begin
         end else if (!m_resp_valid) begin
             // every ACK and NAK acknowledges earlier packets: their data
             // must be in host memory first
-            if (wr_pending == 16'd0) begin
+            if (writes_idle) begin
                 m_resp_valid <= 1'b1;
                 m_resp_hdr <= resp_hdr;
+                m_resp_read <= resp_job_reg;
+                m_resp_va <= va_reg;
+                m_resp_rkey <= key_reg;
+                m_resp_len <= wr_total_reg;
+                m_resp_pd <= c_pdn;
+                m_resp_mtu <= c_mtu;
             end
         end else if (m_resp_ready) begin
             m_resp_valid <= 1'b0;
@@ -935,17 +1187,144 @@ always @(posedge clk) begin
             state <= R_ACKQ;
     end
 
+    // ---- completer: READ responses and atomic ACKs ----
+    R_RPROC: begin
+        // the oldest WQE after the implicit ACK (R_CMPL) must be the READ
+        // or atomic this response is for, at the PSN it expects next
+        if (!ent_valid || !ent_rd) begin
+            cnt_dropped <= cnt_dropped + 1'b1;
+            state <= R_RDROP;
+        end else if (h_psn == rd_expected) begin
+            if (!resp_fits) begin
+                cnt_dropped <= cnt_dropped + 1'b1;
+                state <= R_RDROP;
+            end else begin
+                orig_reg <= h_orig;
+                off_reg <= rd_off;
+                pleft_reg <= 13'd0;
+                sge_i <= 5'd0;
+                sge_off_reg <= 32'd0;
+                fetch_sq_reg <= 1'b1;
+                state <= (op_aack || h_plen != 13'd0) ? R_SQF : R_PAY;
+            end
+        end else begin
+            // a duplicate, or responses before it are missing: ask for them
+            // again (once per gap; the ACK timeout covers the rest)
+            if (rd_gap[23])
+                cnt_dup <= cnt_dup + 1'b1;
+            else
+                cnt_oos <= cnt_oos + 1'b1;
+            if (!rd_gap[23] && !rd_rw_sent[q_reg] && !m_rw_valid) begin
+                cnt_retrans <= cnt_retrans + 1'b1;
+                m_rw_valid <= 1'b1;
+                m_rw_qpn <= q_reg;
+                m_rw_psn <= rd_expected;
+                rd_rw_sent[q_reg] <= 1'b1;
+            end
+            state <= R_RDROP;
+        end
+    end
+    R_RDROP: if (pay_done_reg) begin
+        state <= R_KICK2;
+    end
+    R_SQF: begin
+        // the READ/atomic WQE's SGEs, from our SQ ring
+        if (rqe_tag_ok && rqe_tag == {1'b1, q_reg, ent_index}) begin
+            state <= R_WQE_OK;
+        end else begin
+            rqe_tag <= {1'b1, q_reg, ent_index};
+            rqe_tag_ok <= 1'b0;
+            m_xl_valid <= 1'b1;
+            m_xl_key <= c_ring_key;
+            m_xl_va <= c_sq_va + ({48'd0, ent_index & ~(16'hFFFF << c_sq_log)} << c_sq_shift);
+            m_xl_len <= {22'd0, fetch_bytes};
+            m_xl_access <= 4'd0;
+            rqe_beats <= {WB_W{1'b0}};
+            state <= R_RQ_XL;
+        end
+    end
+    R_RCAP: begin
+        // the SGEs must hold the data (the requester checked them when the
+        // WQE was posted; the host may not change a posted WQE)
+        if (sge_i == sq_nsge) begin
+            sge_i <= 5'd0;
+            if ({1'b0, off_reg} + {20'd0, h_plen} > cap_reg) begin
+                cnt_dropped <= cnt_dropped + 1'b1;
+                state <= R_RDROP;
+            end else begin
+                state <= R_SEEK;
+            end
+        end else begin
+            cap_reg <= cap_reg + {1'b0, sge_len};
+            sge_i <= sge_i + 1'b1;
+        end
+    end
+    R_AACK: begin
+        if (!m_xl_valid) begin
+            m_xl_valid <= 1'b1;
+            m_xl_key <= sge_lkey;
+            m_xl_va <= sge_addr;
+            m_xl_len <= 32'd8;
+            m_xl_access <= 4'd1;        // LOCAL_WRITE
+            sw_done_reg <= 4'd0;
+        end else if (m_xl_ready) begin
+            m_xl_valid <= 1'b0;
+            state <= R_AACK_SEG;
+        end
+    end
+    R_AACK_SEG: if (s_seg_valid && s_seg_ready) begin
+        // the original value into the WQE's buffer (two pieces if it
+        // straddles a page); a failed key writes nothing
+        if (seg_ok) begin
+            m_sw_valid <= 1'b1;
+            m_sw_addr <= s_seg_addr;
+            m_sw_data <= orig_reg >> {sw_done_reg, 3'd0};
+            m_sw_len <= s_seg_len[3:0];
+        end
+        sw_done_reg <= sw_done_reg + s_seg_len[3:0];
+        if (s_seg_last)
+            state <= R_AACKW;
+    end
+    R_AACKW: if (!m_sw_valid && pay_done_reg) begin
+        state <= R_RDONE;
+    end
+    R_RDONE: begin
+        // progress: the next response, timer and retry budget restart
+        rd_pkts_ram[q_reg] <= rd_have + 1'b1;
+        rd_rw_sent[q_reg] <= 1'b0;
+        tmr_on[q_reg] <= 1'b0;
+        retry_left_ram[q_reg] <= retry_cnt_ram[q_reg];
+        if (op_rresp_last || op_rresp_only || op_aack) begin
+            // all its data is in: retire it (CQE after the data writes)
+            resp_done_reg <= 1'b1;
+            rd_fin_reg <= 1'b1;
+            ack_psn_reg <= h_psn;
+            state <= R_CMPL;
+        end else begin
+            state <= R_KICK2;
+        end
+    end
+
     // ---- completer ----
     R_CMPL: begin
-        if (!pay_done_reg) begin
-            // drop the (empty) payload first
+        if (!pay_done_reg && !resp_pkt_reg) begin
+            // drop the (empty) payload first (a READ response's is placed later)
         end else if (!cmpl_nak_reg && cmpl_mode_reg != CM_TMO && h_syn[7:5] == `FROCE_AETH_TYPE_NAK &&
                      h_syn[4:0] != `FROCE_AETH_NAK_PSN_SEQ_ERR) begin
             // fatal NAK: the oldest WQE fails, the rest flush
             cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
             cmpl_nak_reg <= 1'b1;
             req_err[q_reg] <= 1'b1;
-        end else if (cmpl_i == r_sq_next || (!cmpl_nak_reg && ack_psn_diff[23])) begin
+        end else if (rd_fin_reg && !ent_valid) begin
+            // the requester went back to this WQE (go-back-N) after its
+            // response was checked: it is outstanding again, so its response
+            // is taken again when it comes (placing it twice is harmless)
+            rd_pkts_ram[q_reg] <= rd_pkts_ram[q_reg] - 1'b1;
+            rd_fin_reg <= 1'b0;
+            state <= R_KICK;
+        end else if (!ent_valid || (!cmpl_nak_reg && ack_psn_diff[23]) ||
+                     (!cmpl_nak_reg && ent_rd && !rd_fin_reg)) begin
+            // (a READ/atomic retires only when its data is in, rd_fin_reg)
             state <= R_KICK;
         end else begin
             state <= R_CMPL_CQE;
@@ -955,6 +1334,9 @@ always @(posedge clk) begin
         if (!(ent_sig || (cmpl_nak_reg && !nak_ok))) begin
             cmpl_i <= cmpl_i + 1'b1;
             retired_reg <= 1'b1;
+            rd_fin_reg <= 1'b0;
+            if (ent_rd)
+                rd_retired_ram[q_reg] <= rd_retired_ram[q_reg] + 1'b1;
             state <= R_CMPL;
         end else if (!m_cqe_valid) begin
             m_cqe_valid <= 1'b1;
@@ -966,6 +1348,9 @@ always @(posedge clk) begin
                 err_given_reg <= 1'b1;
             cmpl_i <= cmpl_i + 1'b1;
             retired_reg <= 1'b1;
+            rd_fin_reg <= 1'b0;
+            if (ent_rd)
+                rd_retired_ram[q_reg] <= rd_retired_ram[q_reg] + 1'b1;
             state <= R_CMPL;
         end
     end
@@ -977,16 +1362,35 @@ always @(posedge clk) begin
             retry_left_ram[q_reg] <= retry_cnt_ram[q_reg];
             if (cmpl_mode_reg != CM_RNR)
                 rnr_left_ram[q_reg] <= rnr_retry_ram[q_reg];
+            rd_pkts_ram[q_reg] <= 24'd0;    // a new oldest WQE has no responses yet
         end
-        if (cmpl_nak_reg || cmpl_mode_reg == CM_ACK || cmpl_mode_reg == CM_TMO) begin
+        if (cmpl_mode_reg == CM_RESP) begin
+            state <= resp_done_reg ? R_KICK2 : R_RPROC;
+        end else if (cmpl_nak_reg || cmpl_mode_reg == CM_TMO) begin
             state <= R_KICK2;
+        end else if (cmpl_mode_reg == CM_ACK) begin
+            // an ACK past PSNs a READ has no response for: they were lost
+            // (or overtaken); ask for them again, once per gap
+            if (ent_valid && ent_rd && !rd_ack_gap[23] && !rd_rw_sent[q_reg]) begin
+                if (!m_rw_valid) begin
+                    cnt_retrans <= cnt_retrans + 1'b1;
+                    m_rw_valid <= 1'b1;
+                    m_rw_qpn <= q_reg;
+                    m_rw_psn <= rd_expected;
+                    rd_rw_sent[q_reg] <= 1'b1;
+                    state <= R_KICK2;
+                end
+            end else begin
+                state <= R_KICK2;
+            end
         end else if (cmpl_mode_reg == CM_SEQ) begin
             if (!m_rw_valid) begin
                 cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
                 cnt_retrans <= cnt_retrans + 1'b1;
                 m_rw_valid <= 1'b1;
                 m_rw_qpn <= q_reg;
-                m_rw_psn <= h_psn;
+                // from the NAKed PSN, or from the first response an older READ lacks
+                m_rw_psn <= (ent_valid && ent_rd && !rd_gap[23] && rd_gap != 24'd0) ? rd_expected : h_psn;
                 state <= R_KICK2;
             end
         end else begin
@@ -1021,8 +1425,9 @@ always @(posedge clk) begin
     endcase
 
     // our DMA writes in flight (descriptors handed on minus completions)
-    if (!(state == R_SCAT_SEG && s_seg_valid && m_scat_ready && seg_ok) && wr_done)
-        wr_pending <= wr_pending - 1'b1;
+    wr_pending <= wr_pending + {15'd0, wr_inc_scat} + {15'd0, wr_inc_sw} - {15'd0, wr_done};
+    if (m_sw_valid && m_sw_ready)
+        m_sw_valid <= 1'b0;
 
     // RQ WQE data
     if (s_rd_tvalid) begin
@@ -1045,7 +1450,14 @@ always @(posedge clk) begin
         req_err[qpc_waddr] <= 1'b0;
         tmr_on[qpc_waddr] <= 1'b0;
         rnr_wait[qpc_waddr] <= 1'b0;
+        rd_retired_ram[qpc_waddr] <= 16'd0;
+        rd_pkts_ram[qpc_waddr] <= 24'd0;
+        rd_rw_sent[qpc_waddr] <= 1'b0;
+        atom_next_ram[qpc_waddr] <= {AW{1'b0}};
+        atom_valid[qpc_waddr * RD_ATOMIC_MAX +: RD_ATOMIC_MAX] <= {RD_ATOMIC_MAX{1'b0}};
     end
+    if (qpc_we)
+        rqe_tag_ok <= 1'b0;
     if (qpc_we) begin
         sq_live[qpc_waddr] <= qpc_wdata[`FROCE_QPC_STATE_LSB +: 4] == `FROCE_QP_STATE_RTS ||
                               qpc_wdata[`FROCE_QPC_STATE_LSB +: 4] == `FROCE_QP_STATE_SQD;
@@ -1065,6 +1477,10 @@ always @(posedge clk) begin
         m_kick_valid <= 1'b0;
         m_rw_valid <= 1'b0;
         m_cqe_valid <= 1'b0;
+        m_sw_valid <= 1'b0;
+        rqe_tag_ok <= 1'b0;
+        rd_rw_sent <= {NUM_QPS{1'b0}};
+        atom_valid <= {(NUM_QPS * RD_ATOMIC_MAX){1'b0}};
         pay_done_reg <= 1'b1;
         now <= 32'd0;
         scan_q <= {QW{1'b0}};
@@ -1094,7 +1510,8 @@ always @(posedge clk) begin
 end
 
 // fields read by other blocks, or kept for later features
-wire unused_rx = ^{ctx, c_access, h, rqe_index, ent, s_seg_len[31:16], ack_psn_diff[22:0], scan_left[30:0]};
+wire unused_rx = ^{ctx, c_access, h, rqe_index, ent, s_seg_len[31:16], ack_psn_diff[22:0], scan_left[30:0],
+                  sq_nsge6[5], rd_ack_gap[22:0]};
 
 endmodule
 

@@ -50,6 +50,7 @@ module froce_tx_engine #(
     parameter NUM_QPS = 256,
     parameter NUM_GIDS = 16,
     parameter OUTSTANDING = 32,         // unacknowledged WQEs per QP, a power of two
+    parameter RD_ATOMIC_MAX = 8,        // READ/atomic WQEs outstanding per QP at most (QPC.MAX_RD_ATOMIC clamped)
     // derived: leave at their defaults
     parameter QW = $clog2(NUM_QPS),
     parameter GW = $clog2(NUM_GIDS),
@@ -93,11 +94,18 @@ module froce_tx_engine #(
     input  wire                         s_resp_valid,
     output wire                         s_resp_ready,
     input  wire [`FROCE_RHDR_W-1:0]     s_resp_hdr,
+    input  wire                         s_resp_read,    // a READ response job; s_resp_hdr is its header template
+    input  wire [63:0]                  s_resp_va,      // job: responder memory (rkey-checked by the responder)
+    input  wire [31:0]                  s_resp_rkey,
+    input  wire [31:0]                  s_resp_len,
+    input  wire [23:0]                  s_resp_pd,
+    input  wire [2:0]                   s_resp_mtu,
 
     /* Completer state: the oldest unretired WQE of QP x_qpn */
     output wire [QW-1:0]                x_qpn,
     input  wire [15:0]                  x_ack_wqe,
     input  wire                         x_err,          // the completer saw a fatal NAK
+    input  wire [15:0]                  x_rd_retired,   // READ/atomic WQEs the completer retired (mod 2^16)
 
     /* Requester state read by the completer */
     input  wire [QW-1:0]                r_qpn,
@@ -188,6 +196,7 @@ reg [15:0] sq_pi_ram [0:NUM_QPS-1];
 reg [15:0] sq_next_ram [0:NUM_QPS-1];
 reg [23:0] psn_ram [0:NUM_QPS-1];
 reg [23:0] resume_ram [0:NUM_QPS-1];    // packets before this PSN were received: skip them
+reg [15:0] rd_issued_ram [0:NUM_QPS-1]; // READ/atomic WQEs sent (mod 2^16); minus x_rd_retired = outstanding
 reg [NUM_QPS-1:0] in_list;
 reg [NUM_QPS-1:0] tx_err;
 
@@ -225,8 +234,19 @@ wire [63:0] c_sq_va = ctx[`FROCE_QPC_SQ_VA_LSB +: `FROCE_QPC_SQ_VA_W];
 wire [7:0] c_sgid = ctx[`FROCE_QPC_AV_SGID_INDEX_LSB +: `FROCE_QPC_AV_SGID_INDEX_W];
 wire [GID_BITS-1:0] gid = gid_ram[c_sgid[GW-1:0]];
 
+// READ response job (responder side): what the responder's request asked for
+reg job_reg;
+reg [`FROCE_RHDR_W-1:0] job_hdr;
+reg [63:0] job_va;
+reg [31:0] job_rkey;
+reg [31:0] job_len;
+reg [23:0] job_pd;
+reg [2:0] job_mtu;
+
 // MTU in bytes: 256 << (PATH_MTU - 1); out-of-range values act as 256 / 4096
-wire [12:0] mtu = mtu_bytes(c_mtu);
+wire [2:0] mtu_code = job_reg ? job_mtu : c_mtu;
+wire [12:0] mtu = mtu_bytes(mtu_code);
+wire [3:0] mtu_shift = mtu_log2(mtu_code);
 
 // a GID byte array (wire order) as an RHDR number (first wire byte on top)
 function [127:0] gid_number;
@@ -254,22 +274,35 @@ wire [5:0] w_ds = w_dw0[`FROCE_WQE_CTRL_DS_LSB +: `FROCE_WQE_CTRL_DS_W];
 wire [15:0] w_index = wqe[`FROCE_WQE_CTRL_WQE_INDEX_LSB +: 16];
 wire [31:0] w_imm = wqe[`FROCE_WQE_CTRL_IMM_INV_LSB +: 32];
 wire [15:0] w_inline_len = wqe[`FROCE_WQE_CTRL_INLINE_LEN_LSB +: 16];
+wire w_fence = w_dw0[`FROCE_WQE_CTRL_FENCE_LSB];
 wire [63:0] w_rva = wqe[128 + `FROCE_WQE_RADDR_VA_LSB +: 64];
 wire [31:0] w_rkey = wqe[128 + `FROCE_WQE_RADDR_RKEY_LSB +: 32];
+wire [63:0] w_ava = wqe[128 + `FROCE_WQE_ATOMIC_VA_LSB +: 64];
+wire [31:0] w_arkey = wqe[128 + `FROCE_WQE_ATOMIC_RKEY_LSB +: 32];
+wire [63:0] w_swap_add = wqe[128 + `FROCE_WQE_ATOMIC_SWAP_ADD_LSB +: 64];
+wire [63:0] w_compare = wqe[128 + `FROCE_WQE_ATOMIC_COMPARE_LSB +: 64];
 
 wire op_send = w_op == `FROCE_WQE_OP_SEND || w_op == `FROCE_WQE_OP_SEND_WITH_IMM;
 wire op_write = w_op == `FROCE_WQE_OP_RDMA_WRITE || w_op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM;
 wire op_imm = w_op == `FROCE_WQE_OP_SEND_WITH_IMM || w_op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM;
-wire [5:0] w_fixed_ds = op_write ? 6'd2 : 6'd1;     // control (+ raddr) segments
+wire op_read = w_op == `FROCE_WQE_OP_RDMA_READ;
+wire op_cswap = w_op == `FROCE_WQE_OP_ATOMIC_CMP_SWP;
+wire op_atomic = op_cswap || w_op == `FROCE_WQE_OP_ATOMIC_FETCH_ADD;
+wire op_rd_atomic = op_read || op_atomic;
+// control segment, then raddr (WRITE, READ) or the 32-byte atomic segment
+wire [5:0] w_fixed_ds = op_atomic ? 6'd3 : (op_write || op_read) ? 6'd2 : 6'd1;
 wire [9:0] wqe_bytes = 10'd1 << c_sq_shift;
 
 // SGE i of the current WQE (data segments start after the fixed segments)
 reg [4:0] sge_i;
 wire [11:0] sge_bit = {w_fixed_ds[4:0] + sge_i, 7'd0};    // 16-byte segment -> bit offset
 wire [127:0] sge_seg = wqe[sge_bit +: 128];
-wire [63:0] sge_addr = sge_seg[`FROCE_WQE_DATA_ADDR_LSB +: 64];
-wire [31:0] sge_len = sge_seg[`FROCE_WQE_DATA_LEN_LSB +: 32];
-wire [31:0] sge_lkey = sge_seg[`FROCE_WQE_DATA_LKEY_LSB +: 32];
+// a READ response job gathers from one range: the responder's MR
+wire [63:0] sge_addr = job_reg ? job_va : sge_seg[`FROCE_WQE_DATA_ADDR_LSB +: 64];
+wire [31:0] sge_len = job_reg ? job_len : sge_seg[`FROCE_WQE_DATA_LEN_LSB +: 32];
+wire [31:0] sge_lkey = job_reg ? job_rkey : sge_seg[`FROCE_WQE_DATA_LKEY_LSB +: 32];
+// payload comes from the WQE (inline) rather than host memory
+wire pk_inline = w_inline && !job_reg;
 
 // ---------------------------------------------------------------------------
 // Active list
@@ -355,6 +388,8 @@ wire [23:0] resume_diff = psn_reg - resume_reg;   // < 0 (serial): skip this pac
 
 wire last_pkt = remain_reg <= {20'd0, mtu};
 wire [12:0] this_plen = last_pkt ? remain_reg[12:0] : mtu;
+// this WQE sends one request packet (READ, atomic) rather than its data
+wire rd_request = op_rd_atomic && !job_reg;
 
 // window: WQEs sent and not yet retired
 wire [15:0] in_flight = sq_next_reg - x_ack_wqe;
@@ -364,9 +399,17 @@ assign s_db_ready = state == S_IDLE && !s_kick_valid && !s_rw_valid;
 assign s_kick_ready = state == S_IDLE;
 // a response header is taken when the builder port and the order FIFO are free
 wire resp_slot = !m_hdr_valid && ord_in_ready && !ord_push;
-assign s_resp_ready = resp_slot && ((state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid) || state == S_HDR);
+// a READ response job starts only from idle; no response overtakes one
+assign s_resp_ready = resp_slot && ((state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid) ||
+                                    (state == S_HDR && !job_reg && !s_resp_read));
 assign act_pop = state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid && !s_resp_valid && act_valid;
 wire flushing = tx_err[q_reg] || x_err || c_state == `FROCE_QP_STATE_ERR;
+// READ/atomic limit: QPC.MAX_RD_ATOMIC, 0 acting as 1, at most RD_ATOMIC_MAX
+wire [7:0] c_max_rd = ctx[`FROCE_QPC_MAX_RD_ATOMIC_LSB +: 8];
+wire [15:0] rd_limit = c_max_rd == 8'd0 ? 16'd1 : c_max_rd > RD_ATOMIC_MAX[7:0] ? RD_ATOMIC_MAX[15:0] : {8'd0, c_max_rd};
+wire [15:0] rd_outstanding = rd_issued_ram[q_reg] - x_rd_retired;
+// a READ request covers the PSNs of its responses
+wire [23:0] req_psns = op_atomic ? 24'd1 : read_packets(remain_reg[31:0], mtu_shift);
 
 // segments: WQE fetch and gather turn straight into DMA descriptors
 wire seg_to_desc = state == S_WF_SEG || state == S_G_SEG;
@@ -379,14 +422,23 @@ assign m_rd_desc_tag = state == S_WF_SEG ? 3'b100 : {1'b0, s_seg_last, s_seg_las
 assign s_seg_ready = state == S_VAL_SEG ||
                      (seg_to_desc && ((seg_ok && m_rd_desc_ready && m_rd_desc_valid) ||
                                       (!seg_ok && (state == S_WF_SEG || ord_in_ready))));
-assign m_xl_pd = c_pdn;
-assign m_xl_access = 4'd0;      // reading local memory needs no right beyond the key
+assign m_xl_pd = job_reg ? job_pd : c_pdn;
+// gathering needs no right beyond the key; a READ response needs REMOTE_READ;
+// READ and atomic WQEs' SGEs receive data: LOCAL_WRITE
+assign m_xl_access = job_reg ? 4'd4 : (state == S_VAL && op_rd_atomic) ? 4'd1 : 4'd0;
 
 // requester packet header
 reg [`FROCE_RHDR_W-1:0] req_hdr;
 reg [7:0] pkt_opcode;
 always @* begin
-    if (op_write)
+    if (job_reg)
+        pkt_opcode = first_pkt_reg ? (last_pkt ? `FROCE_OP_RC_RDMA_READ_RESPONSE_ONLY : `FROCE_OP_RC_RDMA_READ_RESPONSE_FIRST)
+                                   : (last_pkt ? `FROCE_OP_RC_RDMA_READ_RESPONSE_LAST : `FROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE);
+    else if (op_read)
+        pkt_opcode = `FROCE_OP_RC_RDMA_READ_REQUEST;
+    else if (op_atomic)
+        pkt_opcode = op_cswap ? `FROCE_OP_RC_COMPARE_SWAP : `FROCE_OP_RC_FETCH_ADD;
+    else if (op_write)
         pkt_opcode = first_pkt_reg ? (last_pkt ? (op_imm ? `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : `FROCE_OP_RC_RDMA_WRITE_ONLY)
                                                : `FROCE_OP_RC_RDMA_WRITE_FIRST)
                                    : (last_pkt ? (op_imm ? `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : `FROCE_OP_RC_RDMA_WRITE_LAST)
@@ -421,13 +473,34 @@ always @* begin
     req_hdr[`FROCE_RHDR_SE_LSB] = w_se && last_pkt && (op_send || op_imm);
     req_hdr[`FROCE_RHDR_PKEY_LSB +: 16] = 16'hFFFF;
     req_hdr[`FROCE_RHDR_DQPN_LSB +: 24] = c_dqpn;
-    req_hdr[`FROCE_RHDR_ACKREQ_LSB] = last_pkt;
+    req_hdr[`FROCE_RHDR_ACKREQ_LSB] = last_pkt || rd_request;
     req_hdr[`FROCE_RHDR_PSN_LSB +: 24] = psn_reg;
     req_hdr[`FROCE_RHDR_RETH_VA_LSB +: 64] = w_rva;
     req_hdr[`FROCE_RHDR_RETH_RKEY_LSB +: 32] = w_rkey;
     req_hdr[`FROCE_RHDR_RETH_DMALEN_LSB +: 32] = total_reg[31:0];
     req_hdr[`FROCE_RHDR_IMM_LSB +: 32] = w_imm;
     req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = {3'd0, this_plen};
+    if (op_read) begin
+        // the part not yet received (all of it unless resent after a loss)
+        req_hdr[`FROCE_RHDR_RETH_VA_LSB +: 64] = w_rva + {31'd0, total_reg - remain_reg};
+        req_hdr[`FROCE_RHDR_RETH_DMALEN_LSB +: 32] = remain_reg[31:0];
+        req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = 16'd0;
+    end
+    if (op_atomic) begin
+        req_hdr[`FROCE_RHDR_ATOMIC_VA_LSB +: 64] = w_ava;
+        req_hdr[`FROCE_RHDR_ATOMIC_RKEY_LSB +: 32] = w_arkey;
+        req_hdr[`FROCE_RHDR_ATOMIC_SWAP_LSB +: 64] = w_swap_add;
+        req_hdr[`FROCE_RHDR_ATOMIC_CMP_LSB +: 64] = w_compare;
+        req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = 16'd0;
+    end
+    if (job_reg) begin
+        // READ response: the responder's template (path, AETH) with this packet's fields
+        req_hdr = job_hdr;
+        req_hdr[`FROCE_RHDR_IP_ID_LSB +: 16] = ip_id_reg;
+        req_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = pkt_opcode;
+        req_hdr[`FROCE_RHDR_PSN_LSB +: 24] = psn_reg;
+        req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = {3'd0, this_plen};
+    end
 end
 
 // CQE for this engine's completions (errors and flushes)
@@ -448,13 +521,14 @@ function [IF_BITS-1:0] if_entry;
     input [23:0] first_psn;
     input [23:0] last_psn;
     input signaled;
+    input [7:0] op;
     begin
         if_entry = {IF_BITS{1'b0}};
         if_entry[`FROCE_INFLIGHT_FIRST_PSN_LSB +: 24] = first_psn;
         if_entry[`FROCE_INFLIGHT_LAST_PSN_LSB +: 24] = last_psn;
         if_entry[`FROCE_INFLIGHT_INDEX_LSB +: 16] = sq_next_reg;
         if_entry[`FROCE_INFLIGHT_SIGNALED_LSB] = signaled;
-        if_entry[`FROCE_INFLIGHT_OPCODE_LSB +: 8] = w_op;
+        if_entry[`FROCE_INFLIGHT_OPCODE_LSB +: 8] = op;
         if_entry[`FROCE_INFLIGHT_BYTES_LSB +: 32] = total_reg[31:0];
     end
 endfunction
@@ -487,6 +561,25 @@ always @(posedge clk) begin
                     act_push_qpn <= s_db_qpn[QW-1:0];
                 end
             end
+        end else if (s_resp_valid && s_resp_ready && s_resp_read) begin
+            // READ response job: packets from the responder's memory
+            job_reg <= 1'b1;
+            job_hdr <= s_resp_hdr;
+            job_va <= s_resp_va;
+            job_rkey <= s_resp_rkey;
+            job_len <= s_resp_len;
+            job_pd <= s_resp_pd;
+            job_mtu <= s_resp_mtu;
+            total_reg <= {1'b0, s_resp_len};
+            remain_reg <= {1'b0, s_resp_len};
+            psn_reg <= s_resp_hdr[`FROCE_RHDR_PSN_LSB +: 24];
+            resume_reg <= s_resp_hdr[`FROCE_RHDR_PSN_LSB +: 24];
+            first_pkt_reg <= 1'b1;
+            sge_i <= 5'd0;
+            sge_off_reg <= 32'd0;
+            nsge_reg <= 5'd1;
+            val_bad_reg <= 1'b0;
+            state <= S_HDR;
         end else if (s_resp_valid && s_resp_ready) begin
             m_hdr <= s_resp_hdr;
             m_hdr_valid <= 1'b1;
@@ -505,6 +598,7 @@ always @(posedge clk) begin
             sq_next_ram[q_reg] <= x_ack_wqe;
             psn_ram[q_reg] <= oldest_first_psn;
             resume_ram[q_reg] <= rw_psn_reg;
+            rd_issued_ram[q_reg] <= x_rd_retired;
             if (!in_list[q_reg]) begin
                 in_list[q_reg] <= 1'b1;
                 act_push <= 1'b1;
@@ -580,8 +674,16 @@ always @(posedge clk) begin
         end else if (w_index != sq_next_reg) begin
             err_vendor_reg <= `FROCE_VENDOR_ERR_WQE_STALE;
             state <= S_ERR;
-        end else if (!(op_send || op_write) || w_ds < w_fixed_ds || w_ds > wqe_bytes[9:4]) begin
+        end else if (!(op_send || op_write || op_rd_atomic) || w_ds < w_fixed_ds || w_ds > wqe_bytes[9:4] ||
+                     (op_rd_atomic && w_inline) || (op_atomic && w_ds != 6'd4)) begin
+            // (an atomic has exactly one SGE, for the original value)
             state <= S_ERR;
+        end else if ((op_rd_atomic && rd_outstanding >= rd_limit) || (w_fence && in_flight != 16'd0)) begin
+            // READ/atomic limit reached, or a fence (this waits for every
+            // earlier WQE, not only READs and atomics): the completer's kick
+            // brings the QP back and the WQE is fetched again
+            in_list[q_reg] <= 1'b0;
+            state <= S_IDLE;
         end else if (w_inline) begin
             if ({6'd0, w_inline_len} > {12'd0, wqe_bytes} - {14'd0, w_fixed_ds[3:0], 4'd0}) begin
                 err_status_reg <= `FROCE_WC_LOC_LEN_ERR;
@@ -602,7 +704,7 @@ always @(posedge clk) begin
         if (sge_i == nsge_reg) begin
             sge_i <= 5'd0;
             remain_reg <= total_reg;
-            if (total_reg > 33'h80000000) begin
+            if (total_reg > 33'h80000000 || (op_atomic && total_reg != 33'd8)) begin
                 err_status_reg <= `FROCE_WC_LOC_LEN_ERR;
                 err_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
                 state <= S_ERR;
@@ -643,27 +745,42 @@ always @(posedge clk) begin
             ord_push <= 1'b1;
             ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
             state <= S_RESP;
-        end else if (!m_hdr_valid && resume_diff[23]) begin
-            // received before a go-back-N: only move the cursors past it
+        end else if (!m_hdr_valid && resume_diff[23] && !job_reg) begin
+            // received before a go-back-N: only move the cursors past it (a
+            // READ skips the responses it has and asks for the rest)
             plen_reg <= this_plen;
             pleft_reg <= this_plen;
             if (w_inline)
                 inline_pos_reg <= inline_pos_reg + this_plen[9:0];
-            state <= (w_inline || this_plen == 13'd0) ? S_NEXT : S_SKIP;
+            state <= (w_inline || this_plen == 13'd0 || op_rd_atomic) ? S_NEXT : S_SKIP;
         end else if (!m_hdr_valid && ord_in_ready && !ord_push) begin
             m_hdr <= req_hdr;
             m_hdr_valid <= 1'b1;
             plen_reg <= this_plen;
             pleft_reg <= this_plen;
-            if (w_inline || this_plen == 13'd0) begin
+            if (rd_request) begin
+                // READ or atomic request: no payload
+                ord_push <= 1'b1;
+                ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
+            end else if (pk_inline || this_plen == 13'd0) begin
                 ord_push <= 1'b1;
                 ord_push_data <= {this_plen == 13'd0 ? SRC_ZERO : SRC_INLINE, inline_pos_reg, this_plen, 1'b1};
                 inline_pos_reg <= inline_pos_reg + this_plen[9:0];
             end
         end else if (m_hdr_valid && m_hdr_ready) begin
             m_hdr_valid <= 1'b0;
-            cnt_req_pkts <= cnt_req_pkts + 1'b1;
-            state <= (w_inline || plen_reg == 13'd0) ? S_NEXT : S_G_XL;
+            if (job_reg)
+                cnt_resp_pkts <= cnt_resp_pkts + 1'b1;
+            else
+                cnt_req_pkts <= cnt_req_pkts + 1'b1;
+            if (rd_request) begin
+                // the request takes the PSNs of all its responses
+                psn_reg <= psn_reg + req_psns;
+                ip_id_reg <= ip_id_reg + 1'b1;
+                state <= S_DONE;
+            end else begin
+                state <= (pk_inline || plen_reg == 13'd0) ? S_NEXT : S_G_XL;
+            end
         end
     end
     S_SKIP: begin
@@ -737,12 +854,17 @@ always @(posedge clk) begin
     end
     S_DONE: begin
         // inline data is read from the WQE buffer: let it drain first
-        if (val_bad_reg) begin
+        if (val_bad_reg && !job_reg) begin
             state <= S_ERR;
+        end else if (job_reg) begin
+            job_reg <= 1'b0;
+            state <= S_IDLE;
         end else if (!w_inline || ord_count == 5'd0) begin
+            if (op_rd_atomic)
+                rd_issued_ram[q_reg] <= rd_issued_ram[q_reg] + 1'b1;
             if_we <= 1'b1;
             if_waddr <= {q_reg, sq_next_reg[OW-1:0]};
-            if_wdata <= if_entry(first_psn_reg, psn_reg - 1'b1, wqe_sig_reg);
+            if_wdata <= if_entry(first_psn_reg, psn_reg - 1'b1, wqe_sig_reg, w_op);
             sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
             psn_ram[q_reg] <= psn_reg;
             resume_ram[q_reg] <= psn_reg;
@@ -765,7 +887,8 @@ always @(posedge clk) begin
             // entry is unsignaled and covers no PSN); later ones flush
             if_we <= 1'b1;
             if_waddr <= {q_reg, sq_next_reg[OW-1:0]};
-            if_wdata <= if_entry(psn_reg, psn_reg - 1'b1, 1'b0);
+            // (as a NOP: the completer expects no response data for it)
+            if_wdata <= if_entry(psn_reg, psn_reg - 1'b1, 1'b0, `FROCE_WQE_OP_NOP);
             sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
             psn_ram[q_reg] <= psn_reg;
             act_push <= 1'b1;
@@ -788,6 +911,7 @@ always @(posedge clk) begin
     if (qpc_we && qpc_load_reset) begin
         sq_pi_ram[qpc_waddr] <= 16'd0;
         sq_next_ram[qpc_waddr] <= 16'd0;
+        rd_issued_ram[qpc_waddr] <= 16'd0;
         tx_err[qpc_waddr] <= 1'b0;
     end
     if (qpc_we && qpc_load_sq_psn) begin
@@ -802,6 +926,7 @@ always @(posedge clk) begin
         m_xl_valid <= 1'b0;
         m_hdr_valid <= 1'b0;
         m_cqe_valid <= 1'b0;
+        job_reg <= 1'b0;
         act_push <= 1'b0;
         ord_push <= 1'b0;
         if_we <= 1'b0;
