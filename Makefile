@@ -13,7 +13,8 @@ help:
 	@echo "  make deps        install every Debian package the project needs (root, idempotent)"
 	@echo "  make test        everything that asserts: generated files, lint, unit tests,"
 	@echo "                   rxe vectors, round trips, synthesis; ends 'N passed, N failed'"
-	@echo "  make demo        decode the Linux rxe captures through the RTL parser"
+	@echo "  make demo        rxe captures through the RTL parser, then two simulated NICs:"
+	@echo "                   WRITE/READ/SEND/atomic tables and pcaps that tshark decodes"
 	@echo "  make froce-pcap  build $(PCAP_TOOL) (Verilator models of parser and builder)"
 	@echo "  make lint        verilator --lint-only -Wall and iverilog on every RTL module"
 	@echo "  make synth       Yosys synthesis (generic, ECP5, Xilinx) with utilisation table"
@@ -47,10 +48,7 @@ test: froce-pcap
 	FROCE_VECTORS=$(VECTORS) $(PYTHON) tests/run_all.py
 
 demo: froce-pcap
-	@for f in $(VECTORS)/*.pcap; do \
-		echo "== $$f"; \
-		$(PCAP_TOOL) check $$f || exit 1; \
-	done
+	VECTORS=$(VECTORS) bash scripts/demo.sh
 
 bench: froce-pcap
 	$(PCAP_TOOL) bench

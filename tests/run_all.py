@@ -45,6 +45,11 @@ CHECKS = [
     ("axis-pack-split", ["bash", "tests/rtl/axis/run.sh"]),
     ("doorbells", ["bash", "tests/rtl/doorbell/run.sh"]),
     ("two-nic-cosim", ["bash", "tests/core/run.sh"]),
+    # error paths with asserted outcomes (and their negative control)
+    ("cosim-error-scenarios", ["bash", "tests/core/scenarios.sh"]),
+    # every frame of write/send/read/atomic captures through scapy+ICRC,
+    # tshark and the RTL parser
+    ("cosim-frames-checked", ["bash", "tests/core/frames.sh"]),
     # froce-perf (built by tests/core/run.sh) on a lossy wire: every byte and
     # completion verified; --timeout 5 = ACK timeout 4.096 us * 2^5
     ("cosim-write-5pct-faults", perf("write", "--size", "5000", "--iters", "40", "--qps", "2",
@@ -61,6 +66,19 @@ CHECKS = [
                                      "--mtu", "256", "--seed", "16")),
     ("cosim-send-inline-8qps", perf("send", "--size", "100", "--iters", "40", "--qps", "8",
                                     "--inline", "--seed", "15")),
+    # READ and atomics on a lossy wire: atomics answered from the replay
+    # cache, never executed twice (froce-perf checks every old value and B's
+    # final value)
+    ("cosim-read-5pct-faults", perf("read", "--size", "5000", "--iters", "40", "--qps", "2",
+                                    "--drop", "0.05", "--dup", "0.05", "--reorder", "0.05",
+                                    "--corrupt", "0.05", "--timeout", "5", "--seed", "17")),
+    ("cosim-read-mtu256-sges-unaligned", perf("read", "--size", "3000", "--iters", "30", "--mtu", "256",
+                                              "--sges", "3", "--unaligned", "--qps", "4", "--seed", "18")),
+    ("cosim-atomic-5pct-faults", perf("atomic", "--iters", "300", "--qps", "2",
+                                      "--drop", "0.05", "--dup", "0.05", "--reorder", "0.05",
+                                      "--corrupt", "0.05", "--timeout", "5", "--seed", "19")),
+    ("cosim-atomic-1pct-each", perf("atomic", "--iters", "200", "--drop", "0.01", "--dup", "0.01",
+                                    "--reorder", "0.01", "--corrupt", "0.01", "--timeout", "5", "--seed", "20")),
     ("icrc-reference-model", [PY, "tests/pcap/test_icrc_model.py"]),
     ("rxe-vectors-decode", [PY, "tests/pcap/test_rxe_vectors.py"]),
     ("rxe-vectors-rebuild", [PY, "tests/pcap/test_rebuild.py"]),

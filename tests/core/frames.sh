@@ -10,9 +10,8 @@
 #   send    0 B, 1 B, 3000 B, 4097 B
 #   --ipv6  write 3000 B, send 0 B
 #   --inline write 100 B, send 61 B
-#   read, atomic   only when froce-perf passes (READ/atomics are being
-#                  written in the RTL; a failing run prints "skipped: ... not
-#                  supported yet" and does not fail this script)
+#   read    0 B, 3000 B (3 responses), --ipv6 5000 B
+#   atomic  fetch-and-add and compare-and-swap
 # and runs tests/core/check_frames.py (scapy + ICRC, tshark, the RTL parser)
 # on every capture, then its --self-test (damaged copies must be caught).
 #
@@ -94,10 +93,10 @@ run write-ipv6-3000 yes write --size 3000 --iters 6 --ipv6
 run send-ipv6-0     yes send  --size 0    --iters 6 --ipv6
 run write-inline-100 yes write --size 100 --iters 8 --inline
 run send-inline-61   yes send  --size 61  --iters 8 --inline
-# READ and atomics: only checked once froce-perf passes them
-run read-0      no read   --size 0    --iters 4
-run read-3000   no read   --size 3000 --iters 6
-run atomic-mix  no atomic --iters 8 --atomic-op mix
+run read-0      yes read   --size 0    --iters 4
+run read-3000   yes read   --size 3000 --iters 6
+run read-ipv6-5000 yes read --size 5000 --iters 4 --ipv6
+run atomic-mix  yes atomic --iters 8 --atomic-op mix
 
 echo "== check_frames.py (${#pcaps[@]} captures)"
 if [[ ${#pcaps[@]} -gt 0 ]]; then

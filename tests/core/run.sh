@@ -11,8 +11,10 @@
 #      selftest --core      firmware writes and MR/MTT read-back on froce_core
 #      froce-perf write     sizes 0 1 4095 4096 4097 65536
 #      froce-perf send      sizes 0 1 4095 4096 4097 65536
+#      froce-perf read      sizes 0 1 4095 4096 4097 65536, and 1 MiB
+#      froce-perf atomic    fetch-and-add and compare-and-swap (failing compares too)
 #    Each prints one line "PASS <case>" or "FAIL <case>: <why>" (the log is in
-#    build/sim/core/logs/<case>.log). These fail until the RTL engines exist.
+#    build/sim/core/logs/<case>.log).
 #
 # Environment: CORE_SEED (default 1), CORE_ITERS (messages per case, default 32;
 # 65536-byte cases use a quarter), CORE_TIMEOUT (seconds per case, default 600).
@@ -84,7 +86,7 @@ run_case() {
 }
 
 run_case selftest-core build/bin/froce-sim-selftest --core --seed "$SEED"
-for op in write send; do
+for op in write send read; do
     for size in 0 1 4095 4096 4097 65536; do
         iters="$ITERS"
         [[ $size -ge 65536 ]] && iters=$(( (ITERS + 3) / 4 ))
@@ -92,6 +94,8 @@ for op in write send; do
             --idle-cycles 200000
     done
 done
+run_case read-1MiB build/bin/froce-perf read --size 1048576 --iters 3 --seed "$SEED"
+run_case atomic-mix build/bin/froce-perf atomic --iters "$((ITERS * 4))" --qps 2 --seed "$SEED"
 
 echo
 echo "$passed passed, $failed failed"
