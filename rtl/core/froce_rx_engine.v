@@ -1230,7 +1230,9 @@ always @(posedge clk) begin
     R_SQF: begin
         // the READ/atomic WQE's SGEs, from our SQ ring
         if (rqe_tag_ok && rqe_tag == {1'b1, q_reg, ent_index}) begin
-            state <= R_WQE_OK;
+            sge_i <= 5'd0;
+            cap_reg <= 33'd0;
+            state <= op_aack ? R_AACK : R_RCAP;
         end else begin
             rqe_tag <= {1'b1, q_reg, ent_index};
             rqe_tag_ok <= 1'b0;
@@ -1301,7 +1303,7 @@ always @(posedge clk) begin
             ack_psn_reg <= h_psn;
             state <= R_CMPL;
         end else begin
-            state <= R_KICK2;
+            state <= retired_reg ? R_KICK2 : R_IDLE;
         end
     end
 

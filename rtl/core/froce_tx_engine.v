@@ -390,6 +390,14 @@ wire last_pkt = remain_reg <= {20'd0, mtu};
 wire [12:0] this_plen = last_pkt ? remain_reg[12:0] : mtu;
 // this WQE sends one request packet (READ, atomic) rather than its data
 wire rd_request = op_rd_atomic && !job_reg;
+// The requester asks again for responses before the ones this job is sending
+// (it lost some): the rest of this stream would be dropped there, so stop it
+// after the current packet and serve the new request (IBA allows a responder
+// to abandon a READ response when a duplicate READ arrives)
+wire [23:0] next_job_ahead = s_resp_hdr[`FROCE_RHDR_PSN_LSB +: 24] - (psn_reg + 1'b1);
+wire job_superseded = job_reg && s_resp_valid && s_resp_read && next_job_ahead[23] &&
+                      s_resp_hdr[`FROCE_RHDR_DQPN_LSB +: 24] == job_hdr[`FROCE_RHDR_DQPN_LSB +: 24] &&
+                      s_resp_hdr[`FROCE_RHDR_DGID_LSB +: 128] == job_hdr[`FROCE_RHDR_DGID_LSB +: 128];
 
 // window: WQEs sent and not yet retired
 wire [15:0] in_flight = sq_next_reg - x_ack_wqe;
@@ -847,7 +855,7 @@ always @(posedge clk) begin
         psn_reg <= psn_reg + 1'b1;
         ip_id_reg <= ip_id_reg + 1'b1;
         remain_reg <= remain_reg - {20'd0, plen_reg};
-        if (last_pkt)
+        if (last_pkt || job_superseded)
             state <= S_DONE;
         else
             state <= S_HDR;
@@ -992,7 +1000,7 @@ froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) packer (
 
 // fields read by other blocks, or kept for later features
 wire unused_tx = ^{ctx, c_sgid, gid, w_dw0, act_in_ready, inline_shifted[WQE_BITS-1:DATA_WIDTH], s_seg_len[31:16],
-                   if_rdata[IF_BITS-1:24], resume_diff[22:0]};
+                   if_rdata[IF_BITS-1:24], resume_diff[22:0], next_job_ahead[22:0]};
 
 endmodule
 
