@@ -1385,6 +1385,11 @@ always @(posedge clk) begin
             end else begin
                 state <= R_KICK2;
             end
+        end else if (cmpl_mode_reg == CM_SEQ && rnr_wait[q_reg]) begin
+            // waiting out an RNR NAK: the responder NAKs what we sent after
+            // the refused packet; the RNR timer resends from there
+            cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
+            state <= R_KICK2;
         end else if (cmpl_mode_reg == CM_SEQ) begin
             if (!m_rw_valid) begin
                 cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
