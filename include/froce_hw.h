@@ -25,7 +25,7 @@
 /* MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register */
 #define FROCE_HW_VERSION				0x00010000
 /* CRC-32 of the spec without doc strings */
-#define FROCE_HW_SPEC_HASH				0x16243BE3
+#define FROCE_HW_SPEC_HASH				0xFFC0756A
 #define FROCE_PCI_VENDOR_ID				0x1234
 #define FROCE_PCI_DEVICE_ID				0xF0CE
 #define FROCE_PCI_CLASS_CODE				0x020000
@@ -132,6 +132,34 @@
 #define FROCE_CTL_GID_BASE				0x1800000
 /* control-bus byte offset of the CORE_REGS words */
 #define FROCE_CTL_CORE_BASE				0x1C00000
+/*
+ * control-bus byte offset of EQ context n (n >= 1; EQ 0 is set up in BAR0):
+ * CTL_EQC_BASE + n * EQC_SIZE. Inside the CORE block's span, above its
+ * counter words
+ */
+#define FROCE_CTL_EQC_BASE				0x1E00000
+/*
+ * control-bus byte offset of the internal counters (no name in the counter
+ * set, not in BAR0): ICNT_* index i at CTL_ICNT_BASE + 8 * i, 64 bits, low
+ * dword first
+ */
+#define FROCE_CTL_ICNT_BASE				0x1C00200
+/* internal counter: EQEs written (all EQs) */
+#define FROCE_ICNT_EQES					0
+/*
+ * internal counter: MSI-X requests accepted by the PCIe bridge (m_msix_valid
+ * && m_msix_ready)
+ */
+#define FROCE_ICNT_MSIX					1
+/*
+ * internal counter: events lost: the CQ's EQ is not valid (EQ 0: not ENABLEd)
+ * or the EQ was full (PI - CI = size)
+ */
+#define FROCE_ICNT_EQ_DROPPED				2
+/* internal counter: CQ arm doorbells taken by the CQ engine */
+#define FROCE_ICNT_CQ_ARMS				3
+/* internal counters implemented */
+#define FROCE_ICNT_NUM					4
 /* bytes of the control-bus address space of froce_core */
 #define FROCE_CTL_SPAN					0x2000000
 /* QP number of the GSI QP (QP1); QPN 0 is never used on RoCE */
@@ -1758,6 +1786,40 @@
 #define FROCE_CQC_VA_W					64
 #define FROCE_CQC_VA_MASK				0xFFFFFFFFFFFFFFFFULL
 #define FROCE_CQC_VA_LSB				128
+
+/* ---- layout EQC, 32 bytes ---- */
+/*
+ * EQ context n >= 1 on the control bus (EQ 0 is BAR0's EQ0_ADDR/EQ0_CFG);
+ * writing dword 0 commits it and zeroes the EQ's producer index and arm state
+ */
+#define FROCE_EQC_SIZE					32
+/* EQC.LOG_SIZE: log2 EQEs in the ring (6..12, as EQ0_CFG) */
+#define FROCE_EQC_LOG_SIZE_DW				0
+#define FROCE_EQC_LOG_SIZE_SHIFT			0
+#define FROCE_EQC_LOG_SIZE_W				5
+#define FROCE_EQC_LOG_SIZE_MASK				0x0000001FU
+#define FROCE_EQC_LOG_SIZE_LSB				0
+/* EQC.VECTOR: MSI-X vector raised for this EQ */
+#define FROCE_EQC_VECTOR_DW				0
+#define FROCE_EQC_VECTOR_SHIFT				8
+#define FROCE_EQC_VECTOR_W				5
+#define FROCE_EQC_VECTOR_MASK				0x00001F00U
+#define FROCE_EQC_VECTOR_LSB				8
+/* EQC.VALID */
+#define FROCE_EQC_VALID_DW				0
+#define FROCE_EQC_VALID_SHIFT				31
+#define FROCE_EQC_VALID_W				1
+#define FROCE_EQC_VALID_MASK				0x80000000U
+#define FROCE_EQC_VALID_LSB				31
+/*
+ * EQC.ADDR: DMA (physical) address of the ring, physically contiguous,
+ * aligned to its size or 4 KiB
+ */
+#define FROCE_EQC_ADDR_QW				1
+#define FROCE_EQC_ADDR_SHIFT				0
+#define FROCE_EQC_ADDR_W				64
+#define FROCE_EQC_ADDR_MASK				0xFFFFFFFFFFFFFFFFULL
+#define FROCE_EQC_ADDR_LSB				64
 
 /* ---- layout GID_CTX, 32 bytes ---- */
 /* GID table entry on the control bus; writing dword 0 commits it */

@@ -13,6 +13,8 @@ rtl/dma/froce_axi_mux.v
 rtl/mem/froce_mr_xlate.v
 rtl/core/froce_doorbell.v
 rtl/core/froce_cq_engine.v
+rtl/core/froce_event_engine.v
+rtl/core/froce_bar0.v
 rtl/core/froce_tx_engine.v
 rtl/core/froce_rx_engine.v
 rtl/core/froce_core.v

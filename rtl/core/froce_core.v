@@ -18,6 +18,10 @@ module froce_core #(
     parameter NUM_MTT = 65536,          // MTT entries
     parameter NUM_GIDS = 16,            // GID table entries
     parameter NUM_UARS = 256,           // UAR pages in BAR2, a power of two
+    parameter NUM_EQS = 8,              // event queues, EQ 0 included, a power of two, 2..64
+    parameter NUM_VECTORS = 32,         // MSI-X vectors, 1..FROCE_MSIX_MAX_VECTORS
+    parameter [31:0] BUILD_ID = 32'd0,  // BAR0 BUILD_ID (e.g. git commit), set at synthesis
+    parameter [47:0] MAC = 48'd0,       // BAR0 MAC_LO/HI: permanent MAC, 0 = none
     parameter AXI_ID_WIDTH = 4,
     parameter DB_ADDR_W = `FROCE_UAR_PAGE_SHIFT + $clog2(NUM_UARS)
 ) (
@@ -35,6 +39,26 @@ module froce_core #(
     input  wire [31:0]                  ctl_wdata,
     output wire [31:0]                  ctl_rdata,
     output wire                         ctl_rvalid,
+
+    /* BAR0 registers: AXI4-Lite slave, 32-bit data (froce_bar0, the BAR0
+     * map of spec/device.toml) */
+    input  wire [`FROCE_BAR0_ADDR_W-1:0] s_axil_awaddr,
+    input  wire                         s_axil_awvalid,
+    output wire                         s_axil_awready,
+    input  wire [31:0]                  s_axil_wdata,
+    input  wire [3:0]                   s_axil_wstrb,
+    input  wire                         s_axil_wvalid,
+    output wire                         s_axil_wready,
+    output wire [1:0]                   s_axil_bresp,
+    output wire                         s_axil_bvalid,
+    input  wire                         s_axil_bready,
+    input  wire [`FROCE_BAR0_ADDR_W-1:0] s_axil_araddr,
+    input  wire                         s_axil_arvalid,
+    output wire                         s_axil_arready,
+    output wire [31:0]                  s_axil_rdata,
+    output wire [1:0]                   s_axil_rresp,
+    output wire                         s_axil_rvalid,
+    input  wire                         s_axil_rready,
 
     /* BAR2 doorbell window: AXI4-Lite slave, write-only, 64-bit data. UAR
      * page p occupies [p << UAR_PAGE_SHIFT, (p + 1) << UAR_PAGE_SHIFT). */
@@ -147,10 +171,19 @@ localparam [31:0] A_GID_B = `FROCE_CTL_GID_BASE >> 2;
 localparam [22:0] A_GID = A_GID_B[22:0];
 localparam [31:0] A_CORE_B = `FROCE_CTL_CORE_BASE >> 2;
 localparam [22:0] A_CORE = A_CORE_B[22:0];
+localparam [31:0] A_EQC_B = `FROCE_CTL_EQC_BASE >> 2;
+localparam [22:0] A_EQC = A_EQC_B[22:0];
+localparam [31:0] A_ICNT_B = `FROCE_CTL_ICNT_BASE >> 2;
+localparam [22:0] A_ICNT = A_ICNT_B[22:0];
+localparam EQW = $clog2(NUM_EQS);
+localparam EQC_BITS = `FROCE_EQC_SIZE * 8;
 
 initial begin
     if (`FROCE_CTL_MRT_BASE != 0 || `FROCE_MRT_CTL_SPAN != `FROCE_CTL_QPC_BASE ||
         `FROCE_QPC_SIZE != 128 || `FROCE_CQC_SIZE != 32 || `FROCE_GID_CTX_SIZE != 32 ||
+        `FROCE_EQC_SIZE != 32 || (1 << EQW) != NUM_EQS ||
+        `FROCE_CTL_ICNT_BASE < `FROCE_CTL_CORE_BASE + 8 * `FROCE_CNT_NUM ||
+        `FROCE_CTL_EQC_BASE < `FROCE_CTL_ICNT_BASE + 8 * `FROCE_ICNT_NUM ||
         (1 << QW) != NUM_QPS || (1 << CQW) != NUM_CQS || (1 << GW) != NUM_GIDS) begin
         $display("froce_core: control-bus map or table sizes do not match this decoder");
         $finish;
@@ -165,6 +198,7 @@ wire sel_mrt = ctl_addr < A_QPC;
 wire sel_qpc = ctl_addr >= A_QPC && ctl_addr < A_CQC;
 wire sel_cqc = ctl_addr >= A_CQC && ctl_addr < A_GID;
 wire sel_gid = ctl_addr >= A_GID && ctl_addr < A_CORE;
+wire sel_eqc = ctl_addr >= A_EQC;
 
 wire mrt_tx_ready, mrt_rx_ready;
 wire [31:0] mrt_rdata;
@@ -193,12 +227,15 @@ wire [4:0] stage_dw = sel_qpc ? ctl_dw_qpc : {2'd0, ctl_dw_small};
 wire [22:0] qpc_off = ctl_addr - A_QPC;
 wire [22:0] cqc_off = ctl_addr - A_CQC;
 wire [22:0] gid_off = ctl_addr - A_GID;
+wire [22:0] eqc_off = ctl_addr - A_EQC;
 wire qpc_commit = ctl_wr && sel_qpc && ctl_dw_qpc == 5'd0 && qpc_off[22:5] < NUM_QPS;
 wire cqc_commit = ctl_wr && sel_cqc && ctl_dw_small == 3'd0 && cqc_off[22:3] < NUM_CQS;
 wire gid_commit = ctl_wr && sel_gid && ctl_dw_small == 3'd0 && gid_off[22:3] < NUM_GIDS;
 wire [QW-1:0] qpc_idx = qpc_off[QW+4:5];
 wire [CQW-1:0] cqc_idx = cqc_off[CQW+2:3];
 wire [GW-1:0] gid_idx = gid_off[GW+2:3];
+wire eqc_commit = ctl_wr && sel_eqc && ctl_dw_small == 3'd0 && eqc_off[22:3] < NUM_EQS;
+wire [EQW-1:0] eqc_idx = eqc_off[EQW+2:3];
 wire load_reset = ctl_wdata[`FROCE_QPC_LOAD_RESET_LSB];
 wire load_rq_psn = ctl_wdata[`FROCE_QPC_LOAD_RQ_PSN_LSB];
 wire load_sq_psn = ctl_wdata[`FROCE_QPC_LOAD_SQ_PSN_LSB];
@@ -206,19 +243,26 @@ wire load_sq_psn = ctl_wdata[`FROCE_QPC_LOAD_SQ_PSN_LSB];
 wire [QPC_BITS-1:0] qpc_store = commit_data & ~({{(QPC_BITS - 32){1'b0}}, 32'h00070000});
 
 always @(posedge clk) begin
-    if (ctl_wr && (sel_qpc ? ctl_dw_qpc != 5'd0 : (sel_cqc || sel_gid) && ctl_dw_small != 3'd0))
+    if (ctl_wr && (sel_qpc ? ctl_dw_qpc != 5'd0 : (sel_cqc || sel_gid || sel_eqc) && ctl_dw_small != 3'd0))
         stage[{stage_dw, 5'd0} +: 32] <= ctl_wdata;
 end
 
-// counters (FROCE_CNT_* indexes), 32 bits kept, upper dword reads 0
-reg [31:0] cnt [0:`FROCE_CNT_NUM-1];
-wire [5:0] cnt_idx = ctl_addr[6:1];
+// counters (FROCE_CNT_* indexes, 64 bits each in cnt_flat) at CTL_CORE_BASE +
+// 8 i and the internal ones (FROCE_ICNT_*) at CTL_ICNT_BASE + 8 i, low dword
+// first; the same counters are in BAR0 (froce_bar0)
+reg [`FROCE_CNT_NUM*64-1:0] cnt_flat;
+reg [`FROCE_ICNT_NUM*64-1:0] icnt_flat;
+wire [22:0] cnt_woff = ctl_addr - A_CORE;
+wire [22:0] icnt_woff = ctl_addr - A_ICNT;
+wire sel_cnt = ctl_addr >= A_CORE && cnt_woff < 2 * `FROCE_CNT_NUM;
+wire sel_icnt = ctl_addr >= A_ICNT && icnt_woff < 2 * `FROCE_ICNT_NUM;
 always @(posedge clk) begin
     own_rvalid <= 1'b0;
     if (ctl_fire && !ctl_write && !sel_mrt) begin
         own_rvalid <= 1'b1;
         // contexts are write-only (the firmware keeps its own copy)
-        own_rdata <= (ctl_addr >= A_CORE && ctl_addr < A_CORE + 23'd128 && !ctl_addr[0] && cnt_idx < `FROCE_CNT_NUM) ? cnt[cnt_idx] : 32'd0;
+        own_rdata <= sel_cnt ? cnt_flat[cnt_woff[7:0] * 32 +: 32] :
+                     sel_icnt ? icnt_flat[icnt_woff[4:0] * 32 +: 32] : 32'd0;
     end
     if (ctl_fire && !ctl_write && sel_mrt)
         rd_pending <= 1'b1;
@@ -234,7 +278,7 @@ end
 // Doorbells
 // ---------------------------------------------------------------------------
 
-wire sq_db_valid, sq_db_ready, rq_db_valid, rq_db_ready, cq_arm_valid;
+wire sq_db_valid, sq_db_ready, rq_db_valid, rq_db_ready, cq_arm_valid, cq_arm_ready;
 wire [23:0] sq_db_qpn, rq_db_qpn, cq_arm_cqn, cq_arm_ci;
 wire [15:0] sq_db_pi, rq_db_pi;
 wire cq_arm_solicited;
@@ -254,8 +298,8 @@ froce_doorbell #(.NUM_QPS(NUM_QPS), .NUM_CQS(NUM_CQS), .NUM_UARS(NUM_UARS)) door
     .bind_cq_uar(commit_data[`FROCE_CQC_UAR_LSB +: 16]),
     .m_sq_db_valid(sq_db_valid), .m_sq_db_ready(sq_db_ready), .m_sq_db_qpn(sq_db_qpn), .m_sq_db_pi(sq_db_pi),
     .m_rq_db_valid(rq_db_valid), .m_rq_db_ready(rq_db_ready), .m_rq_db_qpn(rq_db_qpn), .m_rq_db_pi(rq_db_pi),
-    // CQ arming (events) comes with the event queue; arms are taken and ignored
-    .m_cq_arm_valid(cq_arm_valid), .m_cq_arm_ready(1'b1), .m_cq_arm_cqn(cq_arm_cqn), .m_cq_arm_ci(cq_arm_ci),
+    // CQ arms go to the CQ engine (arm state per CQ)
+    .m_cq_arm_valid(cq_arm_valid), .m_cq_arm_ready(cq_arm_ready), .m_cq_arm_cqn(cq_arm_cqn), .m_cq_arm_ci(cq_arm_ci),
     .m_cq_arm_solicited(cq_arm_solicited), .m_cq_arm_sn(cq_arm_sn),
     .cnt_accepted(db_accepted), .cnt_rejected(db_rejected), .cnt_malformed(db_malformed),
     .init_busy(db_init_busy)
@@ -354,10 +398,11 @@ wire rrd_st_valid;
 wire wr_desc_valid, wr_desc_ready;
 wire [63:0] wr_desc_addr;
 wire [15:0] wr_desc_len;
-wire wr_desc_tag;
+wire [1:0] wr_desc_tag;         // {EQE second half, not the rx engine's}
 wire [DATA_WIDTH-1:0] wr_tdata;
 wire wr_tvalid, wr_tready, wr_tlast;
-wire wr_st_tag, wr_st_valid;
+wire [1:0] wr_st_tag;
+wire wr_st_valid;
 wire [3:0] wr_st_err;
 
 // AXI signals of the three engines, packed for the mux
@@ -403,7 +448,7 @@ froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_
     .m_axi_rlast(r_last[1]), .m_axi_rvalid(r_valid[1]), .m_axi_rready(r_ready[1])
 );
 
-froce_dma_wr #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_wr (
+froce_dma_wr #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(2), .AXI_ID_WIDTH(S_ID)) dma_wr (
     .clk(clk), .rst(rst),
     .s_wr_desc_addr(wr_desc_addr), .s_wr_desc_len(wr_desc_len), .s_wr_desc_tag(wr_desc_tag),
     .s_wr_desc_valid(wr_desc_valid), .s_wr_desc_ready(wr_desc_ready),
@@ -647,9 +692,12 @@ froce_axis_split #(.DATA_WIDTH(DATA_WIDTH), .CMD_DEPTH(16)) splitter (
 );
 
 // one queue of write descriptors in the order they were made (scatter
-// pieces and atomic values, then the CQEs that report them):
-// {small, cq, discard, len, addr, data of a small write}
-localparam WQ_W = 1 + 1 + 1 + 16 + 64 + 64;
+// pieces and atomic values, then the CQEs that report them, then the EQEs
+// that report the CQEs): {eqe last half, small, cq, discard, len, addr, data
+// of a small write}. An EQE is two small writes with cq set (status tag 1:
+// not the rx engine's), the second with "eqe last half" (reported to the
+// event engine when it completed).
+localparam WQ_W = 1 + 1 + 1 + 1 + 16 + 64 + 64;
 wire cq_desc_valid;
 wire [63:0] cq_desc_addr;
 wire [15:0] cq_desc_len;
@@ -660,23 +708,28 @@ wire wq_push_rx = scat_valid && scat_ready;
 wire wq_push_sw = sw_valid && !wq_push_rx && !wq_full;
 wire wq_push_cq = cq_desc_valid && !wq_push_rx && !sw_valid && !wq_full;
 wire cq_desc_ready = wq_push_cq;
+wire ev_wr_valid, ev_wr_last;
+wire [63:0] ev_wr_addr, ev_wr_data;
+wire wq_push_ev = ev_wr_valid && !wq_push_rx && !sw_valid && !cq_desc_valid && !wq_full;
 assign scat_ready = !wq_full && split_cmd_ready;
 assign sw_ready = wq_push_sw;
 wire wq_pop;
 
 froce_fifo #(.WIDTH(WQ_W), .DEPTH(16)) write_queue (
     .clk(clk), .rst(rst),
-    .wr_data(wq_push_rx ? {2'b00, scat_discard, scat_len, scat_addr, 64'd0} :
-             wq_push_sw ? {3'b100, 12'd0, sw_len, sw_addr, sw_data} :
-                          {3'b010, cq_desc_len, cq_desc_addr, 64'd0}),
-    .wr_en(wq_push_rx || wq_push_sw || wq_push_cq),
+    .wr_data(wq_push_rx ? {3'b000, scat_discard, scat_len, scat_addr, 64'd0} :
+             wq_push_sw ? {4'b0100, 12'd0, sw_len, sw_addr, sw_data} :
+             wq_push_cq ? {4'b0010, cq_desc_len, cq_desc_addr, 64'd0} :
+                          {ev_wr_last, 3'b110, 16'd8, ev_wr_addr, ev_wr_data}),
+    .wr_en(wq_push_rx || wq_push_sw || wq_push_cq || wq_push_ev),
     .rd_data(wq_head), .rd_en(wq_pop),
     .count(unused_wq_count), .empty(wq_empty), .full(wq_full)
 );
 
-wire wq_sw = wq_head[WQ_W-1];
-wire wq_cq = wq_head[WQ_W-2];
-wire wq_discard = wq_head[WQ_W-3];
+wire wq_ev_last = wq_head[WQ_W-1];
+wire wq_sw = wq_head[WQ_W-2];
+wire wq_cq = wq_head[WQ_W-3];
+wire wq_discard = wq_head[WQ_W-4];
 reg wq_desc_sent;               // the head's DMA descriptor is issued; its data streams
 wire [DATA_WIDTH-1:0] cq_tdata;
 wire [W-1:0] unused_cq_tkeep;
@@ -690,7 +743,7 @@ wire head_beat = data_phase && head_tvalid && (wq_discard || wr_tready);
 assign wr_desc_valid = !wq_empty && !wq_discard && !wq_desc_sent;
 assign wr_desc_addr = wq_head[127:64];
 assign wr_desc_len = wq_head[143:128];
-assign wr_desc_tag = wq_cq;
+assign wr_desc_tag = {wq_ev_last, wq_cq};
 reg [DATA_WIDTH-1:0] sw_beat;
 always @* begin
     sw_beat = {DATA_WIDTH{1'b0}};
@@ -700,9 +753,10 @@ assign wr_tdata = wq_sw ? sw_beat : wq_cq ? cq_tdata : sp_tdata;
 assign wr_tvalid = data_phase && !wq_discard && head_tvalid;
 assign wr_tlast = head_tlast;
 assign sp_tready = data_phase && !wq_cq && !wq_sw && (wq_discard || wr_tready);
-wire cq_tready = data_phase && wq_cq && wr_tready;
+wire cq_tready = data_phase && wq_cq && !wq_sw && wr_tready;
 assign wq_pop = head_beat && head_tlast;
-assign wr_done_rx = wr_st_valid && !wr_st_tag;
+assign wr_done_rx = wr_st_valid && wr_st_tag == 2'b00;
+wire ev_wr_done = wr_st_valid && wr_st_tag[1];
 
 always @(posedge clk) begin
     if (wr_desc_valid && wr_desc_ready)
@@ -713,12 +767,18 @@ always @(posedge clk) begin
         wq_desc_sent <= 1'b0;
 end
 
-wire [31:0] c_cqes, c_cq_err;
+wire [31:0] c_cqes, c_cq_err, c_cq_arms;
+wire ev_valid, ev_ready;
+wire [23:0] ev_cqn;
+wire [7:0] ev_eqn;
 froce_cq_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_CQS(NUM_CQS)) cq_engine (
     .clk(clk), .rst(rst),
     .cqc_we(cqc_commit), .cqc_waddr(cqc_idx), .cqc_wdata(commit_data[CQC_BITS-1:0]),
     .s0_valid(rcqe_valid), .s0_ready(rcqe_ready), .s0_cqn(rcqe_cqn), .s0_cqe(rcqe),
     .s1_valid(tcqe_valid), .s1_ready(tcqe_ready), .s1_cqn(tcqe_cqn), .s1_cqe(tcqe),
+    .s_arm_valid(cq_arm_valid), .s_arm_ready(cq_arm_ready), .s_arm_cqn(cq_arm_cqn), .s_arm_ci(cq_arm_ci),
+    .s_arm_solicited(cq_arm_solicited),
+    .m_ev_valid(ev_valid), .m_ev_ready(ev_ready), .m_ev_cqn(ev_cqn), .m_ev_eqn(ev_eqn),
     .m_xl_valid(cxl_valid), .m_xl_ready(cxl_ready), .m_xl_key(cxl_key), .m_xl_pd(cxl_pd),
     .m_xl_va(cxl_va), .m_xl_len(cxl_len), .m_xl_access(cxl_access),
     .s_seg_valid(rseg_valid && rseg_tag), .s_seg_ready(rseg_cq_ready), .s_seg_addr(rseg_addr),
@@ -727,15 +787,68 @@ froce_cq_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_CQS(NUM_CQS)) cq_engine (
     .m_wr_desc_len(cq_desc_len),
     .m_wr_tdata(cq_tdata), .m_wr_tkeep(unused_cq_tkeep), .m_wr_tvalid(cq_tvalid), .m_wr_tready(cq_tready),
     .m_wr_tlast(cq_tlast),
-    .cnt_cqes(c_cqes), .cnt_cq_err(c_cq_err)
+    .cnt_cqes(c_cqes), .cnt_cq_err(c_cq_err), .cnt_arms(c_cq_arms)
+);
+
+// ---------------------------------------------------------------------------
+// Event queues, MSI-X and the BAR0 registers
+// ---------------------------------------------------------------------------
+
+wire [63:0] eq0_addr;
+wire [4:0] eq0_log_size, eq0_vector;
+wire eq0_enable, eq0_cfg_we;
+wire eqdb_valid, eqdb_ready, eqdb_arm;
+wire [5:0] eqdb_eqn;
+wire [23:0] eqdb_ci;
+wire [NUM_VECTORS-1:0] msix_mask, msix_pending;
+wire [31:0] c_eqes, c_msix, c_eq_dropped;
+
+froce_event_engine #(.NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS)) event_engine (
+    .clk(clk), .rst(rst),
+    .eqc_we(eqc_commit), .eqc_waddr(eqc_idx), .eqc_wdata(commit_data[EQC_BITS-1:0]),
+    .eq0_addr(eq0_addr), .eq0_log_size(eq0_log_size), .eq0_vector(eq0_vector), .eq0_enable(eq0_enable),
+    .eq0_cfg_we(eq0_cfg_we),
+    .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev_cqn(ev_cqn), .s_ev_eqn(ev_eqn),
+    .s_db_valid(eqdb_valid), .s_db_ready(eqdb_ready), .s_db_eqn(eqdb_eqn), .s_db_ci(eqdb_ci), .s_db_arm(eqdb_arm),
+    .m_wr_valid(ev_wr_valid), .m_wr_ready(wq_push_ev), .m_wr_addr(ev_wr_addr), .m_wr_data(ev_wr_data),
+    .m_wr_last(ev_wr_last), .wr_done(ev_wr_done),
+    .msix_mask(msix_mask), .msix_pending(msix_pending),
+    .m_msix_vector(m_msix_vector), .m_msix_valid(m_msix_valid), .m_msix_ready(m_msix_ready),
+    .cnt_eqes(c_eqes), .cnt_msix(c_msix), .cnt_dropped(c_eq_dropped)
+);
+
+// CAPS: what the engine does end to end today (RDMA READ and atomics)
+localparam [31:0] CAPS = 32'd1 << `FROCE_REG_CAPS_ATOMIC_SHIFT;
+
+froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), .BUILD_ID(BUILD_ID),
+             .CAPS(CAPS), .MAC(MAC)) bar0 (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
+    .s_axil_bready(s_axil_bready),
+    .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid),
+    .s_axil_rready(s_axil_rready),
+    // no firmware (READY, FW_VERSION, HEARTBEAT, FATAL) and no MAC link status yet
+    .st_ready(1'b0), .st_fatal(1'b0), .st_fatal_syndrome(32'd0), .st_link_up(1'b0), .st_link_speed(8'd0),
+    .st_heartbeat(32'd0), .fw_version(32'd0),
+    .eq0_addr(eq0_addr), .eq0_log_size(eq0_log_size), .eq0_vector(eq0_vector), .eq0_enable(eq0_enable),
+    .eq0_cfg_we(eq0_cfg_we),
+    .m_eqdb_valid(eqdb_valid), .m_eqdb_ready(eqdb_ready), .m_eqdb_eqn(eqdb_eqn), .m_eqdb_ci(eqdb_ci),
+    .m_eqdb_arm(eqdb_arm),
+    .cnt_flat(cnt_flat), .msix_mask(msix_mask), .msix_pending(msix_pending)
 );
 
 // ---------------------------------------------------------------------------
 // Counters
 // ---------------------------------------------------------------------------
 
-reg [31:0] c_tx_frames, c_tx_bytes, c_rx_frames, c_rx_bytes, c_icrc, c_ip_csum, c_bad;
-reg [31:0] c_split_err, c_dma_err, c_net_dropped, c_tx_len_err;
+// counted here: 64 bits; the engines' counters (froce_*_engine.v outputs) are
+// 32 bits and zero-extended into the 64-bit counter set
+reg [63:0] c_tx_frames, c_tx_bytes, c_rx_frames, c_rx_bytes, c_icrc, c_ip_csum, c_bad, c_net_dropped;
+reg [31:0] c_split_err, c_dma_err, c_tx_len_err;
+reg [63:0] c_eqes64, c_msix64;
 wire [W-1:0] tx_keep = m_eth_tx_tkeep;
 wire [W-1:0] rx_keep = s_eth_rx_tkeep;
 reg [$clog2(W):0] tx_pop, rx_pop;
@@ -751,12 +864,12 @@ end
 
 always @(posedge clk) begin
     if (m_eth_tx_tvalid && m_eth_tx_tready) begin
-        c_tx_bytes <= c_tx_bytes + {{(31 - $clog2(W)){1'b0}}, tx_pop};
+        c_tx_bytes <= c_tx_bytes + {{(63 - $clog2(W)){1'b0}}, tx_pop};
         if (m_eth_tx_tlast)
             c_tx_frames <= c_tx_frames + 1'b1;
     end
     if (s_eth_rx_tvalid && s_eth_rx_tready) begin
-        c_rx_bytes <= c_rx_bytes + {{(31 - $clog2(W)){1'b0}}, rx_pop};
+        c_rx_bytes <= c_rx_bytes + {{(63 - $clog2(W)){1'b0}}, rx_pop};
         if (s_eth_rx_tlast)
             c_rx_frames <= c_rx_frames + 1'b1;
     end
@@ -775,45 +888,54 @@ always @(posedge clk) begin
         c_net_dropped <= c_net_dropped + 1'b1;
     if (tx_len_err)
         c_tx_len_err <= c_tx_len_err + 1'b1;
+    if (ev_wr_done)
+        c_eqes64 <= c_eqes64 + 1'b1;
+    if (m_msix_valid && m_msix_ready)
+        c_msix64 <= c_msix64 + 1'b1;
     if (rst) begin
-        c_tx_frames <= 32'd0; c_tx_bytes <= 32'd0; c_rx_frames <= 32'd0; c_rx_bytes <= 32'd0;
-        c_icrc <= 32'd0; c_ip_csum <= 32'd0; c_bad <= 32'd0; c_split_err <= 32'd0;
-        c_dma_err <= 32'd0; c_net_dropped <= 32'd0; c_tx_len_err <= 32'd0;
+        c_tx_frames <= 64'd0; c_tx_bytes <= 64'd0; c_rx_frames <= 64'd0; c_rx_bytes <= 64'd0;
+        c_icrc <= 64'd0; c_ip_csum <= 64'd0; c_bad <= 64'd0; c_split_err <= 32'd0;
+        c_dma_err <= 32'd0; c_net_dropped <= 64'd0; c_tx_len_err <= 32'd0;
+        c_eqes64 <= 64'd0; c_msix64 <= 64'd0;
     end
 end
 
-integer ci;
 always @* begin
-    for (ci = 0; ci < `FROCE_CNT_NUM; ci = ci + 1)
-        cnt[ci] = 32'd0;
-    cnt[`FROCE_CNT_SENT_PKTS] = c_tx_frames;
-    cnt[`FROCE_CNT_RCVD_PKTS] = c_rx_frames;
-    cnt[`FROCE_CNT_SENT_BYTES] = c_tx_bytes;
-    cnt[`FROCE_CNT_RCVD_BYTES] = c_rx_bytes;
-    cnt[`FROCE_CNT_RDMA_SENDS] = c_req_pkts;
-    cnt[`FROCE_CNT_RDMA_RECVS] = c_rx_pkts;
-    cnt[`FROCE_CNT_DUPLICATE_REQUEST] = c_dup;
-    cnt[`FROCE_CNT_OUT_OF_SEQUENCE] = c_oos;
-    cnt[`FROCE_CNT_SEND_RNR_ERR] = c_rnr_sent;
-    cnt[`FROCE_CNT_PACKET_SEQ_ERR] = c_nak_rcvd;
-    cnt[`FROCE_CNT_RCVD_RNR_ERR] = c_rnr_rcvd;
-    cnt[`FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR] = c_timeouts;
-    cnt[`FROCE_CNT_RETRY_EXCEEDED_ERR] = c_retry_exc;
-    cnt[`FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS] = c_access_err;
-    cnt[`FROCE_CNT_REQ_CQE_ERROR] = c_wqe_err;
-    cnt[`FROCE_CNT_RX_ICRC_ENCAPSULATED] = c_icrc;
-    cnt[`FROCE_CNT_RX_IP_CSUM_ERRORS] = c_ip_csum;
-    cnt[`FROCE_CNT_RX_BAD_PKTS] = c_bad;
-    cnt[`FROCE_CNT_RX_NO_QP] = c_rx_dropped;
-    cnt[`FROCE_CNT_DOORBELL_DROPPED] = db_rejected + db_malformed;
-    cnt[`FROCE_CNT_NETDEV_RX_DROPPED] = c_net_dropped;
+    cnt_flat = {(`FROCE_CNT_NUM * 64){1'b0}};
+    cnt_flat[`FROCE_CNT_SENT_PKTS * 64 +: 64] = c_tx_frames;
+    cnt_flat[`FROCE_CNT_RCVD_PKTS * 64 +: 64] = c_rx_frames;
+    cnt_flat[`FROCE_CNT_SENT_BYTES * 64 +: 64] = c_tx_bytes;
+    cnt_flat[`FROCE_CNT_RCVD_BYTES * 64 +: 64] = c_rx_bytes;
+    cnt_flat[`FROCE_CNT_RDMA_SENDS * 64 +: 64] = {32'd0, c_req_pkts};
+    cnt_flat[`FROCE_CNT_RDMA_RECVS * 64 +: 64] = {32'd0, c_rx_pkts};
+    cnt_flat[`FROCE_CNT_DUPLICATE_REQUEST * 64 +: 64] = {32'd0, c_dup};
+    cnt_flat[`FROCE_CNT_OUT_OF_SEQUENCE * 64 +: 64] = {32'd0, c_oos};
+    cnt_flat[`FROCE_CNT_SEND_RNR_ERR * 64 +: 64] = {32'd0, c_rnr_sent};
+    cnt_flat[`FROCE_CNT_PACKET_SEQ_ERR * 64 +: 64] = {32'd0, c_nak_rcvd};
+    cnt_flat[`FROCE_CNT_RCVD_RNR_ERR * 64 +: 64] = {32'd0, c_rnr_rcvd};
+    cnt_flat[`FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR * 64 +: 64] = {32'd0, c_timeouts};
+    cnt_flat[`FROCE_CNT_RETRY_EXCEEDED_ERR * 64 +: 64] = {32'd0, c_retry_exc};
+    cnt_flat[`FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS * 64 +: 64] = {32'd0, c_access_err};
+    cnt_flat[`FROCE_CNT_REQ_CQE_ERROR * 64 +: 64] = {32'd0, c_wqe_err};
+    cnt_flat[`FROCE_CNT_RX_ICRC_ENCAPSULATED * 64 +: 64] = c_icrc;
+    cnt_flat[`FROCE_CNT_RX_IP_CSUM_ERRORS * 64 +: 64] = c_ip_csum;
+    cnt_flat[`FROCE_CNT_RX_BAD_PKTS * 64 +: 64] = c_bad;
+    cnt_flat[`FROCE_CNT_RX_NO_QP * 64 +: 64] = {32'd0, c_rx_dropped};
+    cnt_flat[`FROCE_CNT_DOORBELL_DROPPED * 64 +: 64] = {32'd0, db_rejected} + {32'd0, db_malformed};
+    cnt_flat[`FROCE_CNT_NETDEV_RX_DROPPED * 64 +: 64] = c_net_dropped;
 end
 
-// not used yet: CQ arms (event queues), MSI-X, status bits kept for later
-assign m_msix_vector = 5'd0;
-assign m_msix_valid = 1'b0;
-wire unused_core = ^{cq_arm_valid, cq_arm_cqn, cq_arm_ci, cq_arm_solicited, cq_arm_sn, db_accepted,
-                     db_init_busy, tseg_first, rseg_first, tx_xl_busy, rx_xl_busy, m_msix_ready, tx_tuser,
+always @* begin
+    icnt_flat = {(`FROCE_ICNT_NUM * 64){1'b0}};
+    icnt_flat[`FROCE_ICNT_EQES * 64 +: 64] = c_eqes64;
+    icnt_flat[`FROCE_ICNT_MSIX * 64 +: 64] = c_msix64;
+    icnt_flat[`FROCE_ICNT_EQ_DROPPED * 64 +: 64] = {32'd0, c_eq_dropped};
+    icnt_flat[`FROCE_ICNT_CQ_ARMS * 64 +: 64] = {32'd0, c_cq_arms};
+end
+
+// not used yet: the arm sequence number, status bits kept for later
+wire unused_core = ^{cq_arm_sn, db_accepted, c_eqes, c_msix, eqc_off[2:0],
+                     db_init_busy, tseg_first, rseg_first, tx_xl_busy, rx_xl_busy, tx_tuser,
                      c_resp_pkts, c_wqes, c_cqes, c_cq_err, c_split_err, c_dma_err, c_tx_len_err,
                      wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], c_nak_sent,
                      qpc_off[4:0], cqc_off[2:0], gid_off[2:0], c_retrans};

@@ -25,6 +25,23 @@
  * Ordering: a source pushes its request only after the data the CQE reports
  * has been handed to the same DMA write path (descriptors are served in
  * order), so the CQE lands after the data.
+ *
+ * CQ arming (docs/transport-engine.md "Completion events"): per CQ an arm
+ * state {ARMED, SOLICITED_ONLY} and SOL_PI, the producer index just after
+ * the newest solicited or error CQE. Arm doorbells (s_arm_*, already checked
+ * for their UAR page) go through the same state machine as the CQEs, so an
+ * arm and a CQE of one CQ never race:
+ *   arm (CI, SOLICITED): pending = PI - CI;
+ *     fire at once if pending != 0 (SOLICITED = 0) or if a solicited/error
+ *     CQE lies beyond CI (SOLICITED = 1: SOL_PI - CI in 1..pending);
+ *     otherwise ARMED = 1, SOLICITED_ONLY = SOLICITED (a later arm replaces
+ *     an earlier one; SN is not used).
+ *   CQE written while ARMED: fire if !SOLICITED_ONLY, or the CQE has
+ *     SOLICITED set, or its STATUS is not SUCCESS.
+ *   fire: ARMED = 0 and one event {CQN, CQC.EQN} on m_ev_*, issued after
+ *     the CQE's last beat went to the DMA write queue, so the EQE the event
+ *     engine writes is queued behind the CQE.
+ * A CQC commit disarms the CQ and zeroes PI and SOL_PI.
  */
 module froce_cq_engine #(
     parameter DATA_WIDTH = 64,
@@ -52,6 +69,19 @@ module froce_cq_engine #(
     input  wire [23:0]              s1_cqn,
     input  wire [CQE_BITS-1:0]      s1_cqe,
 
+    /* CQ arm doorbells (froce_doorbell m_cq_arm_*) */
+    input  wire                     s_arm_valid,
+    output wire                     s_arm_ready,
+    input  wire [23:0]              s_arm_cqn,
+    input  wire [23:0]              s_arm_ci,
+    input  wire                     s_arm_solicited,
+
+    /* completion events to the event engine */
+    output reg                      m_ev_valid,
+    input  wire                     m_ev_ready,
+    output wire [23:0]              m_ev_cqn,
+    output wire [7:0]               m_ev_eqn,
+
     /* Translation (MR/MTT unit, through an arbiter) */
     output reg                      m_xl_valid,
     input  wire                     m_xl_ready,
@@ -78,7 +108,8 @@ module froce_cq_engine #(
     output wire                     m_wr_tlast,
 
     output reg  [31:0]              cnt_cqes,
-    output reg  [31:0]              cnt_cq_err
+    output reg  [31:0]              cnt_cq_err,
+    output reg  [31:0]              cnt_arms
 );
 
 localparam W = DATA_WIDTH / 8;
@@ -95,9 +126,11 @@ end
 
 reg [CQC_BITS-1:0] cqc_ram [0:NUM_CQS-1];
 reg [23:0] pi_ram [0:NUM_CQS-1];
+reg [23:0] solpi_ram [0:NUM_CQS-1];
+reg [1:0] arm_ram [0:NUM_CQS-1];       // {SOLICITED_ONLY, ARMED}
 
 localparam [2:0] S_IDLE = 3'd0, S_CTX = 3'd1, S_XL = 3'd2, S_SEG = 3'd3,
-                 S_DESC = 3'd4, S_DATA = 3'd5;
+                 S_DESC = 3'd4, S_DATA = 3'd5, S_ARM = 3'd6, S_EV = 3'd7;
 reg [2:0] state;
 
 reg [CQW-1:0] cq_reg;
@@ -107,11 +140,18 @@ reg [23:0] pi_reg;
 reg cq_ok_reg;
 reg [BTW-1:0] beat_reg;
 reg seg_bad_reg;
+reg is_arm_reg;
+reg [23:0] arm_ci_reg;
+reg arm_sol_reg;
+reg [23:0] solpi_reg;
+reg [1:0] arm_reg;
 
 wire pick0 = s0_valid;
-wire take = state == S_IDLE && (s0_valid || s1_valid);
-assign s0_ready = state == S_IDLE;
-assign s1_ready = state == S_IDLE && !s0_valid;
+// arms first: they are rare, and a stream of CQEs must not starve them
+wire take = state == S_IDLE && (s0_valid || s1_valid) && !s_arm_valid;
+assign s_arm_ready = state == S_IDLE;
+assign s0_ready = state == S_IDLE && !s_arm_valid;
+assign s1_ready = state == S_IDLE && !s_arm_valid && !s0_valid;
 
 wire [23:0] req_cqn = pick0 ? s0_cqn : s1_cqn;
 
@@ -146,25 +186,80 @@ always @(posedge clk) begin
     ctx_reg <= cqc_ram[cq_reg];
 end
 
+wire cqe_done = state == S_DATA && m_wr_tvalid && m_wr_tready && m_wr_tlast;
+wire [7:0] cqe_status = cqe_reg[`FROCE_CQE_STATUS_LSB +: `FROCE_CQE_STATUS_W];
+wire cqe_qualifies = cqe_reg[`FROCE_CQE_SOLICITED_LSB] || cqe_status != `FROCE_WC_SUCCESS;
+wire [23:0] pi_next = pi_reg + 1'b1;
+// arm decision (S_ARM): CQEs beyond the arm's CI
+wire arm_ok = cq_ok_reg && ctx_reg[`FROCE_CQC_VALID_LSB];
+wire [23:0] arm_pending = pi_reg - arm_ci_reg;
+wire [23:0] arm_sol_dist = solpi_reg - arm_ci_reg;
+wire arm_now = arm_sol_reg ? (arm_sol_dist != 24'd0 && arm_sol_dist <= arm_pending && !arm_pending[23])
+                           : (arm_pending != 24'd0 && !arm_pending[23]);
+wire cqe_fire = cqe_done && arm_reg[0] && (!arm_reg[1] || cqe_qualifies);
+wire arm_we = (state == S_ARM && arm_ok) || cqe_fire;
+wire [1:0] arm_wd = (state == S_ARM && !arm_now) ? {arm_sol_reg, 1'b1} : 2'b00;
+
 always @(posedge clk) begin
     if (cqc_we)
         pi_ram[cqc_waddr] <= 24'd0;
-    else if (state == S_DATA && m_wr_tvalid && m_wr_tready && m_wr_tlast)
-        pi_ram[cq_reg] <= pi_reg + 1'b1;
+    else if (cqe_done)
+        pi_ram[cq_reg] <= pi_next;
 end
 
 always @(posedge clk) begin
+    if (cqc_we)
+        solpi_ram[cqc_waddr] <= 24'd0;
+    else if (cqe_done && cqe_qualifies)
+        solpi_ram[cq_reg] <= pi_next;
+end
+
+always @(posedge clk) begin
+    if (cqc_we)
+        arm_ram[cqc_waddr] <= 2'b00;
+    else if (arm_we)
+        arm_ram[cq_reg] <= arm_wd;
+end
+
+assign m_ev_cqn = {{(24 - CQW){1'b0}}, cq_reg};
+assign m_ev_eqn = ctx_reg[`FROCE_CQC_EQN_LSB +: `FROCE_CQC_EQN_W];
+
+always @(posedge clk) begin
     case (state)
-    S_IDLE: if (take) begin
+    S_IDLE: if (s_arm_valid) begin
+        cq_reg <= s_arm_cqn[CQW-1:0];
+        cq_ok_reg <= s_arm_cqn < NUM_CQS;
+        is_arm_reg <= 1'b1;
+        arm_ci_reg <= s_arm_ci;
+        arm_sol_reg <= s_arm_solicited;
+        cnt_arms <= cnt_arms + 1'b1;
+        state <= S_CTX;
+    end else if (take) begin
         cq_reg <= req_cqn[CQW-1:0];
         cq_ok_reg <= req_cqn < NUM_CQS;
         cqe_reg <= pick0 ? s0_cqe : s1_cqe;
+        is_arm_reg <= 1'b0;
         state <= S_CTX;
     end
     S_CTX: begin
         // ctx_reg holds the context from this cycle on
         pi_reg <= pi_ram[cq_reg];
-        state <= S_XL;
+        solpi_reg <= solpi_ram[cq_reg];
+        arm_reg <= arm_ram[cq_reg];
+        state <= is_arm_reg ? S_ARM : S_XL;
+    end
+    S_ARM: begin
+        // an arm of a CQ that is not valid is dropped
+        if (arm_ok && arm_now) begin
+            m_ev_valid <= 1'b1;
+            state <= S_EV;
+        end else begin
+            state <= S_IDLE;
+        end
+    end
+    S_EV: if (m_ev_ready) begin
+        m_ev_valid <= 1'b0;
+        state <= S_IDLE;
     end
     S_XL: begin
         if (!cq_ok_reg || !ctx_reg[`FROCE_CQC_VALID_LSB]) begin
@@ -202,7 +297,12 @@ always @(posedge clk) begin
         beat_reg <= beat_reg + 1'b1;
         if (m_wr_tlast) begin
             cnt_cqes <= cnt_cqes + 1'b1;
-            state <= S_IDLE;
+            if (cqe_fire) begin
+                m_ev_valid <= 1'b1;
+                state <= S_EV;
+            end else begin
+                state <= S_IDLE;
+            end
         end
     end
     default: state <= S_IDLE;
@@ -213,10 +313,12 @@ always @(posedge clk) begin
         m_wr_desc_valid <= 1'b0;
         cnt_cqes <= 32'd0;
         cnt_cq_err <= 32'd0;
+        cnt_arms <= 32'd0;
+        m_ev_valid <= 1'b0;
     end
 end
 
-// context bits this engine does not use (EQN, UAR: event queues come later)
+// context bits this engine does not use (UAR: checked by froce_doorbell)
 wire unused_ctx = ^{ctx_reg, cqe_reg[CQE_BITS-1], access_lw[7:4]};
 
 endmodule

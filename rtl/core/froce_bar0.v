@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+// BAR0 register block: AXI4-Lite slave (32-bit) with the map of spec/device.toml.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "froce_hw.vh"
+
+/*
+ * Every offset comes from the generated FROCE_REG_* / FROCE_BAR0_* macros.
+ *
+ * Implemented:
+ *   ID block     ID, HW_VERSION, SPEC_HASH (macros), BUILD_ID, CAPS, MAC
+ *                (parameters), UAR_INFO, IRQ_INFO (parameters); FW_VERSION
+ *                from the fw_version input (0 until there is firmware)
+ *   CTRL         SCRATCH (rw); DEV_STATUS {READY, FATAL, LINK_UP},
+ *                FATAL_SYNDROME, LINK_STATUS, HEARTBEAT from inputs (froce_core
+ *                ties them: no firmware, no MAC status yet); DEV_CTRL.RESET is
+ *                accepted and ignored (no function-level reset yet)
+ *   EQ           EQ0_ADDR_LO/HI, EQ0_CFG (rw, to the event engine; a write of
+ *                EQ0_CFG pulses eq0_cfg_we), EQ_DOORBELL (wo: to the event
+ *                engine; the write's B response waits until it is taken)
+ *   COUNTERS     counter i (FROCE_CNT_*, 64 bits from cnt_flat) at
+ *                COUNTERS_BASE + 8 i: reading the low word returns bits 31:0
+ *                and latches bits 63:32 for the next read of a high word (one
+ *                latch for all counters); beyond FROCE_CNT_NUM reads 0
+ *   MSIX_TABLE   NUM_VECTORS entries of 16 bytes: address low/high, data
+ *                (stored, read back; the port m_msix_* carries only the
+ *                vector, the PCIe bridge forms the message) and vector control
+ *                (bit 0 = mask, 1 after reset as PCIe requires; msix_mask)
+ *   MSIX_PBA     dword 0: msix_pending (vectors 0..31), the rest 0
+ * Later work, reading their reset value (0) and ignoring writes:
+ *   CMD (CMD_ADDR_LO/HI, CMD_DOORBELL, CMD_STATUS: the firmware mailbox),
+ *   NETDEV (NTX_*, NRX_*, NETDEV_IRQ, NETDEV_ARM), UAR_SHADOW (simulation
+ *   platform only, CAPS.UAR_SHADOW = 0).
+ * Unmapped offsets and writes to read-only registers: OKAY, reads 0, writes
+ * ignored (a driver bug must not hang or abort the PCIe transaction).
+ * Accesses are 32-bit: WSTRB is ignored (a partial write writes the dword).
+ */
+module froce_bar0 #(
+    parameter NUM_UARS = 256,
+    parameter NUM_EQS = 8,
+    parameter NUM_VECTORS = 32,                 // <= FROCE_MSIX_MAX_VECTORS
+    parameter [31:0] BUILD_ID = 32'd0,
+    parameter [31:0] CAPS = 32'd0,
+    parameter [47:0] MAC = 48'd0,
+    parameter ADDR_W = `FROCE_BAR0_ADDR_W,      // must keep this value
+    parameter CNT_BITS = `FROCE_CNT_NUM * 64    // must keep this value
+) (
+    input  wire                     clk,
+    input  wire                     rst,
+
+    input  wire [ADDR_W-1:0]        s_axil_awaddr,
+    input  wire                     s_axil_awvalid,
+    output wire                     s_axil_awready,
+    input  wire [31:0]              s_axil_wdata,
+    input  wire [3:0]               s_axil_wstrb,
+    input  wire                     s_axil_wvalid,
+    output wire                     s_axil_wready,
+    output wire [1:0]               s_axil_bresp,
+    output reg                      s_axil_bvalid,
+    input  wire                     s_axil_bready,
+    input  wire [ADDR_W-1:0]        s_axil_araddr,
+    input  wire                     s_axil_arvalid,
+    output wire                     s_axil_arready,
+    output reg  [31:0]              s_axil_rdata,
+    output wire [1:0]               s_axil_rresp,
+    output reg                      s_axil_rvalid,
+    input  wire                     s_axil_rready,
+
+    /* status inputs */
+    input  wire                     st_ready,
+    input  wire                     st_fatal,
+    input  wire [31:0]              st_fatal_syndrome,
+    input  wire                     st_link_up,
+    input  wire [7:0]               st_link_speed,
+    input  wire [31:0]              st_heartbeat,
+    input  wire [31:0]              fw_version,
+
+    /* EQ 0 and the EQ doorbell */
+    output reg  [63:0]              eq0_addr,
+    output wire [4:0]               eq0_log_size,
+    output wire [4:0]               eq0_vector,
+    output wire                     eq0_enable,
+    output reg                      eq0_cfg_we,
+    output reg                      m_eqdb_valid,
+    input  wire                     m_eqdb_ready,
+    output reg  [5:0]               m_eqdb_eqn,
+    output reg  [23:0]              m_eqdb_ci,
+    output reg                      m_eqdb_arm,
+
+    /* counters and MSI-X */
+    input  wire [CNT_BITS-1:0]      cnt_flat,
+    output reg  [NUM_VECTORS-1:0]   msix_mask,
+    input  wire [NUM_VECTORS-1:0]   msix_pending
+);
+
+initial begin
+    if (ADDR_W != `FROCE_BAR0_ADDR_W || NUM_VECTORS < 1 || NUM_VECTORS > `FROCE_MSIX_MAX_VECTORS ||
+        NUM_EQS > 64 || `FROCE_CNT_NUM * 8 > `FROCE_BAR0_COUNTERS_SIZE ||
+        `FROCE_MSIX_MAX_VECTORS * 16 > `FROCE_BAR0_MSIX_TABLE_SIZE) begin
+        $display("froce_bar0: parameters do not fit the BAR0 map");
+        $finish;
+    end
+end
+
+localparam VW = NUM_VECTORS > 1 ? $clog2(NUM_VECTORS) : 1;
+localparam [ADDR_W-1:0] CNT_B = `FROCE_BAR0_COUNTERS_BASE;
+localparam [ADDR_W-1:0] CNT_E = `FROCE_BAR0_COUNTERS_BASE + `FROCE_CNT_NUM * 8;
+localparam [ADDR_W-1:0] TAB_B = `FROCE_BAR0_MSIX_TABLE_BASE;
+localparam [ADDR_W-1:0] TAB_E = `FROCE_BAR0_MSIX_TABLE_BASE + NUM_VECTORS * 16;
+localparam [ADDR_W-1:0] PBA_B = `FROCE_BAR0_MSIX_PBA_BASE;
+
+reg [31:0] scratch;
+reg [31:0] eq0_cfg;
+reg [31:0] cnt_hi_latch;
+// MSI-X table: address low, address high, data (vector control is msix_mask)
+reg [31:0] msix_tab [0:NUM_VECTORS*4-1];
+
+assign eq0_log_size = eq0_cfg[`FROCE_REG_EQ0_CFG_LOG_SIZE_SHIFT +: `FROCE_REG_EQ0_CFG_LOG_SIZE_W];
+assign eq0_vector = eq0_cfg[`FROCE_REG_EQ0_CFG_VECTOR_SHIFT +: `FROCE_REG_EQ0_CFG_VECTOR_W];
+assign eq0_enable = eq0_cfg[`FROCE_REG_EQ0_CFG_ENABLE_SHIFT];
+
+// ---- writes: AW and W together, one at a time ----
+wire [ADDR_W-1:0] wa = {s_axil_awaddr[ADDR_W-1:2], 2'b00};
+wire w_is_db = wa == `FROCE_REG_EQ_DOORBELL;
+// a doorbell waits while the previous one is not taken
+wire w_go = s_axil_awvalid && s_axil_wvalid && !s_axil_bvalid && !(w_is_db && m_eqdb_valid);
+assign s_axil_awready = w_go;
+assign s_axil_wready = w_go;
+assign s_axil_bresp = 2'b00;
+wire w_tab = wa >= TAB_B && wa < TAB_E;
+wire [ADDR_W-1:0] w_tab_off = wa - TAB_B;
+wire [VW-1:0] w_vec = w_tab_off[VW+3:4];
+
+always @(posedge clk) begin
+    eq0_cfg_we <= 1'b0;
+    if (m_eqdb_valid && m_eqdb_ready)
+        m_eqdb_valid <= 1'b0;
+    if (s_axil_bvalid && s_axil_bready)
+        s_axil_bvalid <= 1'b0;
+    if (w_go) begin
+        s_axil_bvalid <= 1'b1;
+        case (wa)
+        `FROCE_REG_SCRATCH: scratch <= s_axil_wdata;
+        `FROCE_REG_EQ0_ADDR_LO: eq0_addr[31:0] <= s_axil_wdata;
+        `FROCE_REG_EQ0_ADDR_HI: eq0_addr[63:32] <= s_axil_wdata;
+        `FROCE_REG_EQ0_CFG: begin
+            eq0_cfg <= s_axil_wdata;
+            eq0_cfg_we <= 1'b1;
+        end
+        `FROCE_REG_EQ_DOORBELL: begin
+            m_eqdb_valid <= 1'b1;
+            m_eqdb_ci <= s_axil_wdata[`FROCE_REG_EQ_DOORBELL_CI_SHIFT +: `FROCE_REG_EQ_DOORBELL_CI_W];
+            m_eqdb_eqn <= s_axil_wdata[`FROCE_REG_EQ_DOORBELL_EQN_SHIFT +: `FROCE_REG_EQ_DOORBELL_EQN_W];
+            m_eqdb_arm <= s_axil_wdata[`FROCE_REG_EQ_DOORBELL_ARM_SHIFT];
+        end
+        default: ;
+        endcase
+        if (w_tab) begin
+            if (w_tab_off[3:2] == 2'd3)
+                msix_mask[w_vec] <= s_axil_wdata[0];
+        end
+    end
+    if (rst) begin
+        s_axil_bvalid <= 1'b0;
+        m_eqdb_valid <= 1'b0;
+        eq0_cfg_we <= 1'b0;
+        scratch <= 32'd0;
+        eq0_cfg <= 32'd0;
+        eq0_addr <= 64'd0;
+        msix_mask <= {NUM_VECTORS{1'b1}};
+    end
+end
+
+// table words 0..2 of each entry (a RAM: no reset)
+always @(posedge clk)
+    if (w_go && w_tab && w_tab_off[3:2] != 2'd3)
+        msix_tab[{w_vec, w_tab_off[3:2]}] <= s_axil_wdata;
+
+// ---- reads: one at a time, data one cycle after the address ----
+wire [ADDR_W-1:0] ra = {s_axil_araddr[ADDR_W-1:2], 2'b00};
+assign s_axil_arready = !s_axil_rvalid;
+assign s_axil_rresp = 2'b00;
+wire r_go = s_axil_arvalid && s_axil_arready;
+wire r_cnt = ra >= CNT_B && ra < CNT_E;
+wire [ADDR_W-1:0] r_cnt_off = ra - CNT_B;
+wire [63:0] r_cnt_val = cnt_flat[r_cnt_off[ADDR_W-1:3] * 64 +: 64];
+wire r_tab = ra >= TAB_B && ra < TAB_E;
+wire [ADDR_W-1:0] r_tab_off = ra - TAB_B;
+wire [VW-1:0] r_vec = r_tab_off[VW+3:4];
+wire [31:0] r_tab_word = msix_tab[{r_vec, r_tab_off[3:2]}];
+wire [31:0] num_uars = NUM_UARS;
+wire [31:0] num_eqs = NUM_EQS;
+wire [31:0] num_vec = NUM_VECTORS;
+reg [31:0] pba_word;
+always @* begin
+    pba_word = 32'd0;
+    pba_word[NUM_VECTORS-1:0] = msix_pending;
+end
+
+reg [31:0] rd;
+always @* begin
+    rd = 32'd0;
+    case (ra)
+    `FROCE_REG_ID: rd = {`FROCE_PCI_DEVICE_ID, `FROCE_PCI_VENDOR_ID};
+    `FROCE_REG_HW_VERSION: rd = `FROCE_HW_VERSION;
+    `FROCE_REG_SPEC_HASH: rd = `FROCE_HW_SPEC_HASH;
+    `FROCE_REG_BUILD_ID: rd = BUILD_ID;
+    `FROCE_REG_CAPS: rd = CAPS;
+    `FROCE_REG_UAR_INFO: begin
+        rd[`FROCE_REG_UAR_INFO_NUM_PAGES_SHIFT +: `FROCE_REG_UAR_INFO_NUM_PAGES_W] = num_uars[15:0];
+        rd[`FROCE_REG_UAR_INFO_PAGE_SHIFT_SHIFT +: `FROCE_REG_UAR_INFO_PAGE_SHIFT_W] = `FROCE_UAR_PAGE_SHIFT;
+    end
+    `FROCE_REG_IRQ_INFO: begin
+        rd[`FROCE_REG_IRQ_INFO_NUM_VECTORS_SHIFT +: `FROCE_REG_IRQ_INFO_NUM_VECTORS_W] = num_vec[7:0];
+        rd[`FROCE_REG_IRQ_INFO_NUM_EQ_SHIFT +: `FROCE_REG_IRQ_INFO_NUM_EQ_W] = num_eqs[7:0];
+    end
+    `FROCE_REG_FW_VERSION: rd = fw_version;
+    `FROCE_REG_MAC_LO: rd = MAC[31:0];
+    `FROCE_REG_MAC_HI: rd[`FROCE_REG_MAC_HI_MAC_SHIFT +: `FROCE_REG_MAC_HI_MAC_W] = MAC[47:32];
+    `FROCE_REG_DEV_STATUS: begin
+        rd[`FROCE_REG_DEV_STATUS_READY_SHIFT] = st_ready;
+        rd[`FROCE_REG_DEV_STATUS_FATAL_SHIFT] = st_fatal;
+        rd[`FROCE_REG_DEV_STATUS_LINK_UP_SHIFT] = st_link_up;
+    end
+    `FROCE_REG_FATAL_SYNDROME: rd = st_fatal_syndrome;
+    `FROCE_REG_SCRATCH: rd = scratch;
+    `FROCE_REG_LINK_STATUS: begin
+        rd[`FROCE_REG_LINK_STATUS_UP_SHIFT] = st_link_up;
+        rd[`FROCE_REG_LINK_STATUS_SPEED_GBPS_SHIFT +: `FROCE_REG_LINK_STATUS_SPEED_GBPS_W] =
+            st_link_up ? st_link_speed : 8'd0;
+    end
+    `FROCE_REG_HEARTBEAT: rd = st_heartbeat;
+    `FROCE_REG_EQ0_ADDR_LO: rd = eq0_addr[31:0];
+    `FROCE_REG_EQ0_ADDR_HI: rd = eq0_addr[63:32];
+    `FROCE_REG_EQ0_CFG: rd = eq0_cfg;
+    `FROCE_BAR0_MSIX_PBA_BASE: rd = pba_word;
+    default: ;
+    endcase
+    if (r_cnt)
+        rd = ra[2] ? cnt_hi_latch : r_cnt_val[31:0];
+    if (r_tab)
+        rd = r_tab_off[3:2] == 2'd3 ? {31'd0, msix_mask[r_vec]} : r_tab_word;
+end
+
+always @(posedge clk) begin
+    if (s_axil_rvalid && s_axil_rready)
+        s_axil_rvalid <= 1'b0;
+    if (r_go) begin
+        s_axil_rvalid <= 1'b1;
+        s_axil_rdata <= rd;
+        if (r_cnt && !ra[2])
+            cnt_hi_latch <= r_cnt_val[63:32];
+    end
+    if (rst) begin
+        s_axil_rvalid <= 1'b0;
+        cnt_hi_latch <= 32'd0;
+    end
+end
+
+wire unused_bar0 = ^{num_uars[31:16], num_eqs[31:8], num_vec[31:8], s_axil_wstrb, s_axil_awaddr[1:0], s_axil_araddr[1:0], r_cnt_off[2:0], w_tab_off,
+                     r_tab_off, PBA_B};
+
+endmodule
+
+`resetall
