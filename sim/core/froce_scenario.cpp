@@ -123,6 +123,7 @@ struct PairCfg {
     unsigned mtu_enum = FROCE_MTU_1024;
     unsigned timeout_a = 14, retry_cnt_a = 7, rnr_retry_a = 7;
     unsigned min_rnr_timer_b = 1;   // 0.01 ms = 1563 cycles
+    uint32_t eqn_a = 0, eqn_b = 0;  // CQC.EQN of each side's CQs
 };
 
 struct Pair {
@@ -219,10 +220,10 @@ Status Env::setup() {
 
 Status Env::make_pair(const PairCfg &pc, Pair **out) {
     auto p = std::make_unique<Pair>();
-    FROCE_TRY(ha_->create_cq(5, pc.pd_a, &p->a_scq));
-    FROCE_TRY(ha_->create_cq(5, pc.pd_a, &p->a_rcq));
-    FROCE_TRY(hb_->create_cq(5, pc.pd_b, &p->b_scq));
-    FROCE_TRY(hb_->create_cq(5, pc.pd_b, &p->b_rcq));
+    FROCE_TRY(ha_->create_cq(5, pc.pd_a, &p->a_scq, pc.eqn_a));
+    FROCE_TRY(ha_->create_cq(5, pc.pd_a, &p->a_rcq, pc.eqn_a));
+    FROCE_TRY(hb_->create_cq(5, pc.pd_b, &p->b_scq, pc.eqn_b));
+    FROCE_TRY(hb_->create_cq(5, pc.pd_b, &p->b_rcq, pc.eqn_b));
     QpCaps caps;
     caps.max_send_wr = 16;
     caps.max_recv_wr = 16;
@@ -843,7 +844,300 @@ Status sc_foreign_uar(Env &e) {
     FROCE_TRY(e.snapshot(e.a(), &c2));
     e.check(delta(c1, c2, FROCE_CNT_DOORBELL_DROPPED) == 0, "A: a CQ arm on the CQ's own page is not dropped",
             sfmt("moved by %u", delta(c1, c2, FROCE_CNT_DOORBELL_DROPPED)));
-    e.note("CQ arms are only checked for their page: froce_core accepts and ignores them (no event queue / MSI-X yet)");
+    e.note("a CQ arm on its own page reaches the CQ engine (the cq-events scenario checks what it does)");
+    return Status();
+}
+
+// ---------------------------------------------------------------------------
+// 5. completion events: CQ arming, EQEs, EQ arming, MSI-X
+
+// A -> B SENDs of 64 bytes into B's receive CQ (bound to an EQ of B), one
+// receive posted per SEND.
+struct EvRig {
+    Pair *p = nullptr;
+    Region src, dst;
+    unsigned sent = 0;
+};
+
+Status ev_rig(Env &e, uint32_t eqn_a, uint32_t eqn_b, EvRig *r) {
+    PairCfg pc;
+    pc.eqn_a = eqn_a;
+    pc.eqn_b = eqn_b;
+    FROCE_TRY(e.make_pair(pc, &r->p));
+    FROCE_TRY(e.make_region(e.a(), 4096, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &r->src));
+    FROCE_TRY(e.make_region(e.b(), 4096, 64, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE, true, &r->dst));
+    return Status();
+}
+
+// One SEND (solicited or not); waits for B's receive CQE.
+Status ev_send(Env &e, EvRig &r, bool solicited) {
+    RecvWr rw;
+    rw.sg.push_back({r.dst.va(), 64, r.dst.mr.key});
+    FROCE_TRY(e.b().post_recv(r.p->qb, rw));
+    SendWr wr = send_wr(r.src.va() + 64 * (r.sent % 32), 64, r.src.mr.key);
+    wr.solicited = solicited;
+    const size_t want = r.p->b_recv.size() + 1;
+    FROCE_TRY(e.a().post_send(r.p->qa, wr));
+    r.sent++;
+    return e.run_until([&] { return r.p->b_recv.size() >= want; }, 200000, "B's receive CQE");
+}
+
+// Polls eq while stepping `cycles` cycles (and the CQs), appending to *v.
+Status ev_collect(Env &e, Host &h, Eq *eq, uint64_t cycles, std::vector<Eqe> *v) {
+    Status st;
+    FROCE_TRY(h.poll_eq(eq, 64, v));
+    for (uint64_t i = 0; i < cycles; i++) {
+        FROCE_TRY(e.quiet(1));
+        if (i % 16 == 0) FROCE_TRY(h.poll_eq(eq, 64, v));
+    }
+    return h.poll_eq(eq, 64, v);
+}
+
+// Arms cq; under --inject-error the arm is left out.
+Status ev_arm(Env &e, Host &h, Cq *cq, bool solicited) {
+    if (e.inject()) return Status();
+    FROCE_TRY(h.arm_cq(cq, solicited));
+    return h.nic().wait_doorbells(10000);
+}
+
+std::string eqes_str(const std::vector<Eqe> &v, size_t from) {
+    std::string r;
+    for (size_t i = from; i < v.size(); i++) r += (r.empty() ? "" : ", ") + v[i].str();
+    return r.empty() ? "none" : r;
+}
+
+// The EQEs v[from..] are exactly n COMPLETIONs naming cqn.
+void check_eqes(Env &e, const std::vector<Eqe> &v, size_t from, size_t n, uint32_t cqn, const std::string &what) {
+    bool ok = v.size() - from == n;
+    for (size_t i = from; ok && i < v.size(); i++) ok = v[i].type == FROCE_EQE_TYPE_COMPLETION && v[i].id == cqn;
+    e.check(ok, sfmt("%s: %zu COMPLETION EQE(s) naming CQ %#x", what.c_str(), n, cqn), eqes_str(v, from));
+}
+
+Status sc_cq_events(Env &e) {
+    if (e.inject()) e.note("--inject-error: no CQ is ever armed, this scenario must FAIL");
+    EvRig r;
+    FROCE_TRY(ev_rig(e, 0, 1, &r));
+    Eq *eqb, *eqa;
+    FROCE_TRY(e.b().create_eq(1, 6, 3, &eqb));   // EQ 1 through the control bus (EQC), 64 EQEs
+    FROCE_TRY(e.a().create_eq(0, 6, 0, &eqa));   // EQ 0 through BAR0
+    Cq *rcq = r.p->b_rcq;
+    Host &b = e.b();
+    std::vector<Eqe> ev, eva;
+
+    // no arm: CQEs but no EQE
+    FROCE_TRY(ev_send(e, r, false));
+    FROCE_TRY(ev_send(e, r, true));
+    FROCE_TRY(ev_collect(e, b, eqb, 2000, &ev));
+    e.check(ev.empty(), "no EQE for 2 CQEs (one solicited) on a CQ never armed", eqes_str(ev, 0));
+
+    // one EQE per arm, however many CQEs follow
+    FROCE_TRY(ev_arm(e, b, rcq, false));
+    for (int i = 0; i < 3; i++) FROCE_TRY(ev_send(e, r, false));
+    FROCE_TRY(ev_collect(e, b, eqb, 2000, &ev));
+    check_eqes(e, ev, 0, 1, rcq->cqn, "arm, then 3 SENDs");
+    size_t n0 = ev.size();
+    FROCE_TRY(ev_send(e, r, false));
+    FROCE_TRY(ev_collect(e, b, eqb, 2000, &ev));
+    check_eqes(e, ev, n0, 0, rcq->cqn, "a 4th SEND after the event, no new arm");
+
+    // solicited-only arm: ignores unsolicited SENDs, fires on a solicited one
+    n0 = ev.size();
+    FROCE_TRY(ev_arm(e, b, rcq, true));
+    FROCE_TRY(ev_send(e, r, false));
+    FROCE_TRY(ev_send(e, r, false));
+    FROCE_TRY(ev_collect(e, b, eqb, 2000, &ev));
+    check_eqes(e, ev, n0, 0, rcq->cqn, "solicited-only arm, 2 unsolicited SENDs");
+    FROCE_TRY(ev_send(e, r, true));
+    FROCE_TRY(ev_send(e, r, true));
+    FROCE_TRY(ev_collect(e, b, eqb, 2000, &ev));
+    check_eqes(e, ev, n0, 1, rcq->cqn, "then 2 solicited SENDs");
+    e.check(!r.p->b_recv.empty() && r.p->b_recv.back().solicited, "B's receive CQE of a solicited SEND has SOLICITED set",
+            r.p->b_recv.empty() ? "no CQE" : cqe_str(r.p->b_recv.back()));
+
+    // an arm whose CI is behind the producer index fires at once (no traffic)
+    n0 = ev.size();
+    rcq->ci -= 1;   // as if the last CQE had not been polled when arming
+    Status st = ev_arm(e, b, rcq, false);
+    rcq->ci += 1;
+    FROCE_TRY(st);
+    FROCE_TRY(ev_collect(e, b, eqb, 500, &ev));
+    check_eqes(e, ev, n0, 1, rcq->cqn, "arm with CI one behind, no new CQE");
+    // solicited-only arm with the CQE beyond CI unsolicited: no event; with a solicited one beyond CI: at once
+    FROCE_TRY(ev_send(e, r, false));
+    n0 = ev.size();
+    rcq->ci -= 1;
+    st = ev_arm(e, b, rcq, true);
+    rcq->ci += 1;
+    FROCE_TRY(st);
+    FROCE_TRY(ev_collect(e, b, eqb, 500, &ev));
+    check_eqes(e, ev, n0, 0, rcq->cqn, "solicited-only arm, the one CQE beyond CI unsolicited");
+    rcq->ci -= 2;   // beyond CI now: a solicited CQE and the unsolicited one
+    st = ev_arm(e, b, rcq, true);
+    rcq->ci += 2;
+    FROCE_TRY(st);
+    FROCE_TRY(ev_collect(e, b, eqb, 500, &ev));
+    check_eqes(e, ev, n0, 1, rcq->cqn, "solicited-only arm, a solicited CQE beyond CI");
+
+    // the EQ ring wraps: > 64 events (stale-CI arms), the owner bit flips on the second pass
+    FROCE_TRY(b.eq_doorbell(eqb, false));
+    const size_t wrap0 = ev.size();
+    const unsigned extra = 70;
+    for (unsigned i = 0; i < extra; i++) {
+        rcq->ci -= 1;
+        st = ev_arm(e, b, rcq, false);
+        rcq->ci += 1;
+        FROCE_TRY(st);
+        FROCE_TRY(ev_collect(e, b, eqb, 60, &ev));
+        FROCE_TRY(b.eq_doorbell(eqb, false));   // hand the consumed EQEs back (CI)
+    }
+    check_eqes(e, ev, wrap0, extra, rcq->cqn, sfmt("%u stale-CI arms", extra));
+    unsigned bad_owner = 0, second_pass = 0;
+    for (size_t i = 0; i < ev.size(); i++) {
+        const bool want = !((i >> eqb->log_size) & 1);
+        bad_owner += ev[i].owner != want;
+        second_pass += !want;
+    }
+    e.check(ev.size() > eqb->size() && second_pass > 0 && bad_owner == 0,
+            sfmt("EQ of %u entries wrapped: %zu EQEs, owner 1 on the first pass and 0 on the second", eqb->size(), ev.size()),
+            sfmt("%zu EQEs, %u on the second pass, %u with a wrong owner", ev.size(), second_pass, bad_owner));
+
+    // an error CQE fires a solicited-only arm (A's send CQ, EQ 0 of A through BAR0)
+    Cq *scq = r.p->a_scq;
+    FROCE_TRY(ev_arm(e, e.a(), scq, true));
+    FROCE_TRY(ev_send(e, r, true));   // a successful SEND: its send CQE is neither solicited nor an error
+    FROCE_TRY(ev_collect(e, e.a(), eqa, 2000, &eva));
+    check_eqes(e, eva, 0, 0, scq->cqn, "A: solicited-only arm, a successful SEND's send CQE");
+    // B's region has no REMOTE_WRITE: the WRITE completes with REM_ACCESS_ERR
+    const size_t s0 = r.p->a_send.size();
+    FROCE_TRY(e.a().post_send(r.p->qa, write_wr(r.src.va(), 64, r.src.mr.key, r.dst.va(), r.dst.mr.key)));
+    FROCE_TRY(e.run_until([&] { return r.p->a_send.size() > s0; }, 200000, "A's WRITE completion"));
+    e.check(r.p->a_send.back().status == FROCE_WC_REM_ACCESS_ERR, "A: WRITE to an MR without REMOTE_WRITE: REM_ACCESS_ERR",
+            cqe_str(r.p->a_send.back()));
+    FROCE_TRY(ev_collect(e, e.a(), eqa, 2000, &eva));
+    check_eqes(e, eva, 0, 1, scq->cqn, "A: solicited-only arm, then an error CQE (EQ 0, BAR0)");
+    uint64_t eqes = 0;
+    FROCE_TRY(b.read_icounter(FROCE_ICNT_EQES, &eqes));
+    e.check(eqes == ev.size(), sfmt("B: internal counter EQES = %zu EQEs polled", ev.size()), sfmt("%" PRIu64, eqes));
+    e.check(e.sim().b().stats().msix == 0 && e.sim().a().stats().msix == 0, "no MSI-X request: no EQ was armed",
+            sfmt("A %" PRIu64 ", B %" PRIu64, e.sim().a().stats().msix, e.sim().b().stats().msix));
+    return Status();
+}
+
+// Arms eq; under --inject-error the EQ arm is left out.
+Status ev_arm_eq(Env &e, Host &h, Eq *eq) {
+    if (e.inject()) return h.eq_doorbell(eq, false);
+    return h.arm_eq(eq);
+}
+
+Status sc_eq_msix(Env &e) {
+    if (e.inject()) e.note("--inject-error: EQ doorbells never carry ARM, this scenario must FAIL");
+    EvRig r;
+    FROCE_TRY(ev_rig(e, 0, 2, &r));
+    Host &b = e.b();
+    const Nic &nb = e.sim().b();
+    Eq *eqb;
+    const unsigned vec = 5;
+    FROCE_TRY(b.create_eq(2, 6, vec, &eqb));
+    Cq *rcq = r.p->b_rcq;
+    std::vector<Eqe> ev;
+    auto msix = [&](unsigned v) { return nb.stats().msix_per_vector[v]; };
+    auto one_event = [&](bool arm_cq) -> Status {   // an armed CQ, a SEND: one EQE
+        if (arm_cq) {
+            FROCE_TRY(b.arm_cq(rcq, false));
+            FROCE_TRY(b.nic().wait_doorbells(10000));
+        }
+        return ev_send(e, r, false);
+    };
+
+    // EQ not armed: the EQE is written, no MSI-X
+    FROCE_TRY(one_event(true));
+    FROCE_TRY(ev_collect(e, b, eqb, 1000, &ev));
+    check_eqes(e, ev, 0, 1, rcq->cqn, "EQ not armed: an event");
+    e.check(nb.stats().msix == 0, "no MSI-X while the EQ is not armed", sfmt("%" PRIu64, nb.stats().msix));
+
+    // armed with nothing beyond CI: quiet until the next EQE, then one MSI-X for three EQEs
+    FROCE_TRY(ev_arm_eq(e, b, eqb));
+    FROCE_TRY(ev_collect(e, b, eqb, 500, &ev));
+    e.check(nb.stats().msix == 0, "EQ armed with no EQE beyond CI: no MSI-X yet", sfmt("%" PRIu64, nb.stats().msix));
+    size_t n0 = ev.size();
+    for (int i = 0; i < 3; i++) FROCE_TRY(one_event(true));
+    FROCE_TRY(ev_collect(e, b, eqb, 1000, &ev));
+    check_eqes(e, ev, n0, 3, rcq->cqn, "3 events on the armed EQ");
+    e.check(msix(vec) == 1 && nb.stats().msix == 1, sfmt("exactly one MSI-X, on the EQ's vector %u, for 3 EQEs", vec),
+            sfmt("vector %u: %" PRIu64 ", all vectors: %" PRIu64, vec, msix(vec), nb.stats().msix));
+
+    // arming with EQEs beyond CI raises the vector at once
+    FROCE_TRY(one_event(true));   // EQ disarmed: written, not signalled
+    const uint32_t ci_now = eqb->ci;
+    FROCE_TRY(e.quiet(500));      // not polled: the EQE stays beyond CI
+    e.check(msix(vec) == 1, "an EQE after the MSI-X, EQ not re-armed: no MSI-X", sfmt("%" PRIu64, msix(vec)));
+    const uint64_t t0 = e.sim().cycle();
+    FROCE_TRY(ev_arm_eq(e, b, eqb));
+    uint64_t t1 = 0;
+    FROCE_TRY(e.run_until([&] { if (msix(vec) >= 2 && !t1) t1 = e.sim().cycle(); return msix(vec) >= 2 || e.sim().cycle() - t0 > 300; },
+                          1000, "the MSI-X after arming"));
+    e.check(msix(vec) == 2 && t1 && t1 - t0 < 100, "arming the EQ with an EQE beyond CI: MSI-X at once",
+            sfmt("%" PRIu64 " MSI-X, %" PRIu64 " cycles after the arm", msix(vec), t1 ? t1 - t0 : 0));
+    FROCE_TRY(ev_collect(e, b, eqb, 200, &ev));
+    e.check(eqb->ci == ci_now + 1, "the pending EQE was there to poll", sfmt("CI %u -> %u", ci_now, eqb->ci));
+
+    // a masked vector: the request waits in the PBA until unmasked
+    const uint32_t vctl = FROCE_BAR0_MSIX_TABLE_BASE + 16 * vec + 12;
+    FROCE_TRY(b.nic().bar0_write32(vctl, 1));
+    FROCE_TRY(ev_arm_eq(e, b, eqb));
+    FROCE_TRY(one_event(true));
+    FROCE_TRY(ev_collect(e, b, eqb, 500, &ev));
+    uint32_t pba = 0, vc = 0;
+    FROCE_TRY(b.nic().bar0_read32(FROCE_BAR0_MSIX_PBA_BASE, &pba));
+    FROCE_TRY(b.nic().bar0_read32(vctl, &vc));
+    e.check(msix(vec) == 2 && ((pba >> vec) & 1) && vc == 1, sfmt("vector %u masked: no MSI-X, PBA bit set", vec),
+            sfmt("%" PRIu64 " MSI-X, PBA %#x, vector control %#x", msix(vec), pba, vc));
+    FROCE_TRY(b.nic().bar0_write32(vctl, 0));
+    FROCE_TRY(e.quiet(50));
+    FROCE_TRY(b.nic().bar0_read32(FROCE_BAR0_MSIX_PBA_BASE, &pba));
+    e.check(msix(vec) == 3 && pba == 0, "unmasked: the pending MSI-X is sent, PBA clear",
+            sfmt("%" PRIu64 " MSI-X, PBA %#x", msix(vec), pba));
+
+    // EQ 0 of A through BAR0, its own vector
+    Eq *eqa;
+    FROCE_TRY(e.a().create_eq(0, 6, 2, &eqa));
+    std::vector<Eqe> eva;
+    FROCE_TRY(ev_arm_eq(e, e.a(), eqa));
+    FROCE_TRY(e.a().arm_cq(r.p->a_scq, false));
+    FROCE_TRY(e.sim().a().wait_doorbells(10000));
+    FROCE_TRY(ev_send(e, r, false));
+    FROCE_TRY(ev_collect(e, e.a(), eqa, 1000, &eva));
+    check_eqes(e, eva, 0, 1, r.p->a_scq->cqn, "A: EQ 0 (BAR0), send CQ armed, a SEND");
+    const Nic &na = e.sim().a();
+    e.check(na.stats().msix == 1 && na.stats().msix_per_vector[2] == 1, "A: one MSI-X, on EQ 0's vector 2",
+            sfmt("%" PRIu64 " MSI-X, %" PRIu64 " on vector 2", na.stats().msix, na.stats().msix_per_vector[2]));
+
+    // counters and BAR0 registers
+    uint64_t im = 0;
+    FROCE_TRY(b.read_icounter(FROCE_ICNT_MSIX, &im));
+    e.check(im == nb.stats().msix, "B: internal counter MSIX = MSI-X requests seen on the port", sfmt("%" PRIu64 " vs %" PRIu64, im, nb.stats().msix));
+    uint32_t id = 0, ver = 0, hash = 0, irq = 0, sc = 0, cmd = 0, unm = 0, lo32 = 0;
+    Nic &bn = b.nic();
+    FROCE_TRY(bn.bar0_read32(FROCE_REG_ID, &id));
+    FROCE_TRY(bn.bar0_read32(FROCE_REG_HW_VERSION, &ver));
+    FROCE_TRY(bn.bar0_read32(FROCE_REG_SPEC_HASH, &hash));
+    FROCE_TRY(bn.bar0_read32(FROCE_REG_IRQ_INFO, &irq));
+    FROCE_TRY(bn.bar0_write32(FROCE_REG_SCRATCH, 0x5A5AC3C3u));
+    FROCE_TRY(bn.bar0_read32(FROCE_REG_SCRATCH, &sc));
+    FROCE_TRY(bn.bar0_write32(FROCE_REG_CMD_ADDR_LO, 0x12345000u));
+    FROCE_TRY(bn.bar0_read32(FROCE_REG_CMD_ADDR_LO, &cmd));
+    FROCE_TRY(bn.bar0_read32(0x0FFC, &unm));
+    e.check(id == (uint32_t(FROCE_PCI_DEVICE_ID) << 16 | FROCE_PCI_VENDOR_ID) && ver == FROCE_HW_VERSION &&
+                hash == FROCE_HW_SPEC_HASH && sc == 0x5A5AC3C3u && cmd == 0 && unm == 0 &&
+                ((irq >> FROCE_REG_IRQ_INFO_NUM_VECTORS_SHIFT) & 0xFF) == FROCE_MSIX_MAX_VECTORS,
+            "BAR0: ID, HW_VERSION, SPEC_HASH, IRQ_INFO, SCRATCH read back; CMD_ADDR_LO (later work) and an unmapped offset read 0",
+            sfmt("ID %#x HW_VERSION %#x SPEC_HASH %#x IRQ_INFO %#x SCRATCH %#x CMD_ADDR_LO %#x unmapped %#x", id, ver, hash,
+                 irq, sc, cmd, unm));
+    uint64_t pk64 = 0;
+    FROCE_TRY(b.read_counter64(FROCE_CNT_RCVD_PKTS, &pk64));
+    FROCE_TRY(b.read_counter(FROCE_CNT_RCVD_PKTS, &lo32));
+    e.check(pk64 != 0 && uint32_t(pk64) <= lo32 && (pk64 >> 32) == 0, "BAR0 counter RCVD_PKTS (64-bit) agrees with the control-bus window",
+            sfmt("BAR0 %" PRIu64 ", control bus %u", pk64, lo32));
     return Status();
 }
 
@@ -866,6 +1160,8 @@ const ScenarioDef kScenarios[] = {
     {"rnr-infinite", sc_rnr_infinite, "SEND with no receive posted, rnr_retry 7: retries until the receive comes"},
     {"rnr-finite", sc_rnr_finite, "SEND with no receive ever, rnr_retry 2: RNR_RETRY_EXC_ERR after 3 RNR NAKs"},
     {"foreign-uar", sc_foreign_uar, "SQ / CQ doorbells on a UAR page the queue is not bound to are dropped"},
+    {"cq-events", sc_cq_events, "CQ arming: one EQE per arm, solicited-only arms, error CQEs, stale-CI arms, EQ wrap"},
+    {"eq-msix", sc_eq_msix, "EQ arming and MSI-X: only when armed, once per arm, at once with pending EQEs, masking, BAR0"},
 };
 
 // Runs one scenario in a fresh simulation; 0 = ok.

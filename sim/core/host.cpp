@@ -519,11 +519,13 @@ Status Host::alloc_db_slot(uint32_t *page, uint32_t *slot) {
     return errorf("no free doorbell slot in any UAR page");
 }
 
-Status Host::create_cq(unsigned log_size, uint32_t pdn, Cq **out) {
+Status Host::create_cq(unsigned log_size, uint32_t pdn, Cq **out, uint32_t eqn) {
     if (!out) return errorf("create_cq: null output");
     if (log_size < 1 || log_size > 20) return errorf("create_cq: log size %u outside 1..20", log_size);
     auto cq = std::make_unique<Cq>();
     cq->log_size = log_size;
+    cq->eqn = eqn;
+    if (!field_fits(eqn, FROCE_CQC_EQN_W)) return errorf("create_cq: EQN %u wider than %u bits", eqn, unsigned(FROCE_CQC_EQN_W));
     FROCE_TRY(alloc(uint64_t(FROCE_CQE_SIZE) << log_size, &cq->ring).context("create_cq"));
     FROCE_TRY(fill(cq->ring.va, 0, cq->ring.len).context("create_cq"));
     FROCE_TRY(reg_mr(pdn, cq->ring.va, cq->ring.len, FROCE_ACCESS_LOCAL_WRITE, &cq->mr).context("create_cq"));
@@ -535,11 +537,109 @@ Status Host::create_cq(unsigned log_size, uint32_t pdn, Cq **out) {
     FSET_DW(img, FROCE_CQC_RING_KEY, cq->mr.key);
     FSET_DW(img, FROCE_CQC_PDN, pdn);
     FSET_DW(img, FROCE_CQC_UAR, cq->uar);
-    FSET_DW(img, FROCE_CQC_EQN, 0);
+    FSET_DW(img, FROCE_CQC_EQN, eqn);
     FSET_QW(img, FROCE_CQC_VA, cq->ring.va);
     FROCE_TRY(write_ctx(FROCE_CTL_CQC_BASE + cq->cqn * FROCE_CQC_SIZE, img, sizeof img).context("create_cq"));
     *out = cq.get();
     cqs_.push_back(std::move(cq));
+    return Status();
+}
+
+std::string Eqe::str() const {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "EQE type %#04x subtype %u id %#x owner %d", type, subtype, id, int(owner));
+    return buf;
+}
+
+Status Host::create_eq(uint32_t eqn, unsigned log_size, uint32_t vector, Eq **out) {
+    if (!out) return errorf("create_eq: null output");
+    if (log_size < 6 || log_size > 12) return errorf("create_eq: log size %u outside 6..12", log_size);
+    if (vector >= FROCE_MSIX_MAX_VECTORS) return errorf("create_eq: vector %u beyond %u", vector, unsigned(FROCE_MSIX_MAX_VECTORS));
+    if (eqn >= (1u << FROCE_REG_EQ_DOORBELL_EQN_W)) return errorf("create_eq: EQN %u beyond the doorbell's EQN field", eqn);
+    for (auto &e : eqs_)
+        if (e->eqn == eqn) return errorf("create_eq: EQ %u exists", eqn);
+    auto eq = std::make_unique<Eq>();
+    eq->eqn = eqn;
+    eq->log_size = log_size;
+    eq->vector = vector;
+    const uint64_t bytes = uint64_t(FROCE_EQE_SIZE) << log_size;
+    const unsigned ps = std::max<unsigned>(12, log2_ceil(uint32_t(bytes)));
+    FROCE_TRY(alloc(bytes, &eq->ring, ps).context("create_eq"));   // contiguous, aligned to its size
+    FROCE_TRY(fill(eq->ring.va, 0, bytes).context("create_eq"));
+    FROCE_TRY(translate(eq->ring.va, &eq->pa).context("create_eq"));
+    // MSI-X table entry: some address/data (the bridge forms the message), unmasked
+    const uint32_t ent = FROCE_BAR0_MSIX_TABLE_BASE + 16 * vector;
+    FROCE_TRY(nic_.bar0_write32(ent + 0, 0xFEE00000u).context("create_eq"));
+    FROCE_TRY(nic_.bar0_write32(ent + 4, 0).context("create_eq"));
+    FROCE_TRY(nic_.bar0_write32(ent + 8, vector).context("create_eq"));
+    FROCE_TRY(nic_.bar0_write32(ent + 12, 0).context("create_eq"));
+    if (eqn == 0) {
+        FROCE_TRY(nic_.bar0_write32(FROCE_REG_EQ0_CFG, 0).context("create_eq"));
+        FROCE_TRY(nic_.bar0_write32(FROCE_REG_EQ0_ADDR_LO, uint32_t(eq->pa)).context("create_eq"));
+        FROCE_TRY(nic_.bar0_write32(FROCE_REG_EQ0_ADDR_HI, uint32_t(eq->pa >> 32)).context("create_eq"));
+        uint32_t cfg = 0;
+        cfg |= uint32_t(log_size) << FROCE_REG_EQ0_CFG_LOG_SIZE_SHIFT;
+        cfg |= uint32_t(vector) << FROCE_REG_EQ0_CFG_VECTOR_SHIFT;
+        cfg |= 1u << FROCE_REG_EQ0_CFG_ENABLE_SHIFT;
+        FROCE_TRY(nic_.bar0_write32(FROCE_REG_EQ0_CFG, cfg).context("create_eq"));
+    } else {
+        uint8_t img[FROCE_EQC_SIZE] = {};
+        FSET_DW(img, FROCE_EQC_LOG_SIZE, log_size);
+        FSET_DW(img, FROCE_EQC_VECTOR, vector);
+        FSET_DW(img, FROCE_EQC_VALID, 1);
+        FSET_QW(img, FROCE_EQC_ADDR, eq->pa);
+        FROCE_TRY(write_ctx(FROCE_CTL_EQC_BASE + eqn * FROCE_EQC_SIZE, img, sizeof img).context("create_eq"));
+    }
+    *out = eq.get();
+    eqs_.push_back(std::move(eq));
+    return Status();
+}
+
+Status Host::poll_eq(Eq *eq, unsigned max, std::vector<Eqe> *out) {
+    if (!eq || !out) return errorf("poll_eq: null EQ or output");
+    for (unsigned n = 0; n < max; n++) {
+        uint8_t img[FROCE_EQE_SIZE];
+        const uint64_t va = eq->ring.va + uint64_t(eq->ci & (eq->size() - 1)) * FROCE_EQE_SIZE;
+        FROCE_TRY(read(va, img, sizeof img).context("poll_eq"));
+        const bool owner = FGET_DW(img, FROCE_EQE_OWNER);
+        if (owner != !((eq->ci >> eq->log_size) & 1)) break;
+        Eqe e;
+        e.type = uint8_t(FGET_DW(img, FROCE_EQE_TYPE));
+        e.subtype = uint8_t(FGET_DW(img, FROCE_EQE_SUBTYPE));
+        e.id = FGET_DW(img, FROCE_EQE_ID);
+        e.owner = owner;
+        e.cycle = nic_.cycle();
+        out->push_back(e);
+        eq->ci++;
+    }
+    return Status();
+}
+
+Status Host::eq_doorbell(Eq *eq, bool arm) {
+    if (!eq) return errorf("eq_doorbell: null EQ");
+    uint32_t v = (eq->ci & 0xFFFFFFu) << FROCE_REG_EQ_DOORBELL_CI_SHIFT;
+    v |= eq->eqn << FROCE_REG_EQ_DOORBELL_EQN_SHIFT;
+    if (arm) v |= 1u << FROCE_REG_EQ_DOORBELL_ARM_SHIFT;
+    return nic_.bar0_write32(FROCE_REG_EQ_DOORBELL, v).context("eq_doorbell");
+}
+
+Status Host::read_icounter(unsigned idx, uint64_t *v) {
+    if (!v) return errorf("read_icounter: null output");
+    if (idx >= FROCE_ICNT_NUM) return errorf("read_icounter: counter %u beyond the %u counters", idx, unsigned(FROCE_ICNT_NUM));
+    uint32_t lo = 0, hi = 0;
+    FROCE_TRY(nic_.ctl_read32(FROCE_CTL_ICNT_BASE + 8 * idx, &lo).context("read_icounter"));
+    FROCE_TRY(nic_.ctl_read32(FROCE_CTL_ICNT_BASE + 8 * idx + 4, &hi).context("read_icounter"));
+    *v = uint64_t(hi) << 32 | lo;
+    return Status();
+}
+
+Status Host::read_counter64(unsigned idx, uint64_t *v) {
+    if (!v) return errorf("read_counter64: null output");
+    if (idx >= FROCE_CNT_NUM) return errorf("read_counter64: counter %u beyond the %u counters", idx, unsigned(FROCE_CNT_NUM));
+    uint32_t lo = 0, hi = 0;
+    FROCE_TRY(nic_.bar0_read32(FROCE_BAR0_COUNTERS_BASE + 8 * idx, &lo).context("read_counter64"));
+    FROCE_TRY(nic_.bar0_read32(FROCE_BAR0_COUNTERS_BASE + 8 * idx + 4, &hi).context("read_counter64"));
+    *v = uint64_t(hi) << 32 | lo;
     return Status();
 }
 

@@ -104,6 +104,28 @@ struct Cq {
     uint32_t uar = 0, slot = 0;
     uint32_t ci = 0;            // CQEs consumed (free-running)
     uint8_t arm_sn = 0;
+    uint32_t eqn = 0;           // CQC.EQN
+    uint32_t size() const { return 1u << log_size; }
+};
+
+// Event queue entry (layout EQE).
+struct Eqe {
+    uint8_t type = 0;           // FROCE_EQE_TYPE_*
+    uint8_t subtype = 0;
+    uint32_t id = 0;            // CQN for COMPLETION
+    bool owner = false;
+    uint64_t cycle = 0;         // when poll_eq found it
+    std::string str() const;
+};
+
+// An event queue: a physically contiguous ring of EQEs in kernel memory.
+struct Eq {
+    uint32_t eqn = 0;
+    unsigned log_size = 0;
+    uint32_t vector = 0;        // MSI-X vector
+    Buffer ring;
+    uint64_t pa = 0;            // DMA address of the ring
+    uint32_t ci = 0;            // EQEs consumed (free-running)
     uint32_t size() const { return 1u << log_size; }
 };
 
@@ -213,7 +235,22 @@ public:
                      unsigned page_shift = 0);
     bool mr_index_free(uint32_t index) const { return index < mr_used_.size() && !mr_used_[index]; }
     Status dereg_mr(Mr *mr);
-    Status create_cq(unsigned log_size, uint32_t pdn, Cq **out);
+    // eqn: the EQ that gets this CQ's completion events (CQC.EQN)
+    Status create_cq(unsigned log_size, uint32_t pdn, Cq **out, uint32_t eqn = 0);
+    // Event queue eqn with 2^log_size EQEs (6..12) raising MSI-X `vector`:
+    // EQ 0 through the BAR0 EQ0_ADDR/EQ0_CFG registers, EQ n >= 1 as an EQC
+    // on the control bus. Also unmasks the vector in the BAR0 MSI-X table.
+    Status create_eq(uint32_t eqn, unsigned log_size, uint32_t vector, Eq **out);
+    // Appends up to max valid EQEs (owner rule of the CQE) to *out; moves eq->ci.
+    Status poll_eq(Eq *eq, unsigned max, std::vector<Eqe> *out);
+    // EQ_DOORBELL {CI = eq->ci, EQN, ARM}: with arm, the vector fires at the
+    // next EQE (at once if EQEs beyond CI exist); without, only CI moves.
+    Status eq_doorbell(Eq *eq, bool arm);
+    Status arm_eq(Eq *eq) { return eq_doorbell(eq, true); }
+    // Internal counter FROCE_ICNT_<idx> (64 bits) at CTL_ICNT_BASE + 8 * idx.
+    Status read_icounter(unsigned idx, uint64_t *v);
+    // BAR0 counter FROCE_CNT_<idx>: low word (latches the high word), then high word.
+    Status read_counter64(unsigned idx, uint64_t *v);
     Status arm_cq(Cq *cq, bool solicited_only);
     // arm_cq through any UAR page and slot (tests: a page the CQ is not bound to).
     Status arm_cq_on(Cq *cq, bool solicited_only, uint32_t uar_page, uint32_t slot);
@@ -264,6 +301,7 @@ private:
     std::map<uint32_t, uint32_t> mtt_free_;   // base -> count
     std::vector<uint8_t> qpn_used_, cqn_used_;
     std::vector<std::unique_ptr<Cq>> cqs_;
+    std::vector<std::unique_ptr<Eq>> eqs_;
     std::vector<std::unique_ptr<Qp>> qps_;
     std::unordered_map<uint32_t, Qp *> qp_map_;
     unsigned uar_next_ = 1;

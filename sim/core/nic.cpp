@@ -63,6 +63,11 @@ void Nic::reset() {
     m->s_axil_db_awvalid = 0;
     m->s_axil_db_wvalid = 0;
     m->s_axil_db_bready = 0;
+    m->s_axil_awvalid = 0;
+    m->s_axil_wvalid = 0;
+    m->s_axil_bready = 0;
+    m->s_axil_arvalid = 0;
+    m->s_axil_rready = 0;
     m->m_axi_arready = 0;
     m->m_axi_awready = 0;
     m->m_axi_wready = 0;
@@ -80,6 +85,7 @@ void Nic::reset() {
     m->rst = 0;
     m->eval();
     ctl_ = CtlMaster();
+    bar0_ = Bar0Access();
     db_aw_done_ = db_w_done_ = false;
     rx_off_ = 0;
     tx_cur_.clear();
@@ -115,6 +121,19 @@ void Nic::tick() {
     m->s_axil_db_wstrb = 0xFF;
     m->s_axil_db_bready = db_active && db_aw_done_ && db_w_done_;
 
+    // BAR0: AW and W together, then B; or AR, then R
+    const bool b0w = bar0_.active && bar0_.is_write && !bar0_.done;
+    const bool b0r = bar0_.active && !bar0_.is_write && !bar0_.done;
+    m->s_axil_awaddr = bar0_.addr;
+    m->s_axil_araddr = bar0_.addr;
+    m->s_axil_wdata = bar0_.wdata;
+    m->s_axil_wstrb = 0xF;
+    m->s_axil_awvalid = b0w && !bar0_.aw_done;
+    m->s_axil_wvalid = b0w && !bar0_.w_done;
+    m->s_axil_bready = b0w && bar0_.aw_done && bar0_.w_done;
+    m->s_axil_arvalid = b0r && !bar0_.ar_done;
+    m->s_axil_rready = b0r && bar0_.ar_done;
+
     bool rx_valid = false, rx_last = false;
     unsigned rx_n = 0;
     if (rx_gap_left_ == 0 && !rx_q_.empty()) {
@@ -141,6 +160,22 @@ void Nic::tick() {
     stats_.ctl_writes = ctl_.writes;
     stats_.ctl_reads = ctl_.reads;
     stats_.ctl_stray_rvalid = ctl_.stray_rvalid;
+
+    if (b0w) {
+        if (m->s_axil_awvalid && m->s_axil_awready) bar0_.aw_done = true;
+        if (m->s_axil_wvalid && m->s_axil_wready) bar0_.w_done = true;
+        if (m->s_axil_bready && m->s_axil_bvalid) {
+            bar0_.resp = m->s_axil_bresp;
+            bar0_.done = true;
+        }
+    } else if (b0r) {
+        if (m->s_axil_rready && m->s_axil_rvalid) {
+            bar0_.resp = m->s_axil_rresp;
+            bar0_.rdata = m->s_axil_rdata;
+            bar0_.done = true;
+        }
+        if (m->s_axil_arvalid && m->s_axil_arready) bar0_.ar_done = true;
+    }
 
     if (db_active) {
         if (m->s_axil_db_awvalid && m->s_axil_db_awready) db_aw_done_ = true;
@@ -191,7 +226,7 @@ void Nic::tick() {
         }
     }
 
-    if (m->m_msix_valid) {
+    if (m->m_msix_valid && m->m_msix_ready) {
         stats_.msix++;
         stats_.msix_per_vector[m->m_msix_vector & 31]++;
     }
@@ -231,6 +266,41 @@ Status Nic::ctl_write32(uint32_t byte_off, uint32_t v) {
 
 Status Nic::ctl_read32(uint32_t byte_off, uint32_t *v) {
     return ctl_.access("NIC " + cfg_.name, false, byte_off, 0, v, cfg_.ctl_timeout, [this] { advance(); }, cycle());
+}
+
+Status Nic::bar0_access(bool write, uint32_t off, uint32_t wdata, uint32_t *rdata) {
+    if (off & 3) return errorf("NIC %s: BAR0 offset %#x is not dword aligned", cfg_.name.c_str(), off);
+    if (off >= FROCE_BAR0_SIZE) return errorf("NIC %s: BAR0 offset %#x beyond BAR0", cfg_.name.c_str(), off);
+    if (bar0_.active) return errorf("NIC %s: BAR0 access while another is in flight", cfg_.name.c_str());
+    bar0_ = Bar0Access();
+    bar0_.active = true;
+    bar0_.is_write = write;
+    bar0_.addr = off;
+    bar0_.wdata = wdata;
+    const uint64_t start = cycle();
+    while (!bar0_.done) {
+        if (cycle() - start >= cfg_.ctl_timeout) {
+            bar0_ = Bar0Access();
+            return errorf("NIC %s: BAR0 %s at %#x not answered within %" PRIu64 " cycles (cycle %" PRIu64 ")",
+                          cfg_.name.c_str(), write ? "write" : "read", off, cfg_.ctl_timeout, cycle());
+        }
+        advance();
+    }
+    const unsigned resp = bar0_.resp;
+    if (rdata) *rdata = bar0_.rdata;
+    bar0_ = Bar0Access();
+    if (write) stats_.bar0_writes++;
+    else stats_.bar0_reads++;
+    if (resp != 0)
+        return errorf("NIC %s: BAR0 %s at %#x: response %u", cfg_.name.c_str(), write ? "write" : "read", off, resp);
+    return Status();
+}
+
+Status Nic::bar0_write32(uint32_t off, uint32_t v) { return bar0_access(true, off, v, nullptr); }
+
+Status Nic::bar0_read32(uint32_t off, uint32_t *v) {
+    if (!v) return errorf("NIC %s: bar0_read32: null output", cfg_.name.c_str());
+    return bar0_access(false, off, 0, v);
 }
 
 Status Nic::doorbell(uint32_t uar_page, uint32_t slot, uint64_t value) {

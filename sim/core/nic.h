@@ -43,7 +43,8 @@ struct NicStats {
     uint64_t tx_frames = 0, tx_bytes = 0, rx_frames = 0, rx_bytes = 0;
     uint64_t ctl_writes = 0, ctl_reads = 0, ctl_stray_rvalid = 0;
     uint64_t doorbells = 0, doorbell_bresp_err = 0;
-    uint64_t msix = 0;
+    uint64_t bar0_writes = 0, bar0_reads = 0;
+    uint64_t msix = 0;                   // MSI-X requests taken (valid && ready)
     std::vector<uint64_t> msix_per_vector = std::vector<uint64_t>(32, 0);
     uint64_t tx_keep_errors = 0;     // TX beats with a tkeep that is not 1..1 from bit 0
 };
@@ -87,6 +88,12 @@ public:
     Status ctl_write32(uint32_t byte_off, uint32_t v);
     Status ctl_read32(uint32_t byte_off, uint32_t *v);
 
+    // ---- BAR0 registers (AXI4-Lite, 32-bit; blocking; byte offsets in the
+    // BAR0 map, FROCE_REG_* / FROCE_BAR0_*; waits at most ctl_timeout cycles).
+    // A non-OKAY response is an error. ----
+    Status bar0_write32(uint32_t off, uint32_t v);
+    Status bar0_read32(uint32_t off, uint32_t *v);
+
     // ---- BAR2 doorbells (queued, written in order by the AXI4-Lite master) ----
     Status doorbell(uint32_t uar_page, uint32_t slot, uint64_t value);
     size_t doorbells_pending() const { return db_q_.size(); }
@@ -118,6 +125,14 @@ private:
     std::mt19937_64 rng_;
 
     CtlMaster ctl_;   // control bus master: one access in flight
+
+    // BAR0 master: one access at a time
+    struct Bar0Access {
+        bool active = false, is_write = false, aw_done = false, w_done = false, ar_done = false, done = false;
+        uint32_t addr = 0, wdata = 0, rdata = 0;
+        unsigned resp = 0;
+    } bar0_;
+    Status bar0_access(bool write, uint32_t off, uint32_t wdata, uint32_t *rdata);
 
     // doorbell master
     std::deque<Doorbell> db_q_;
