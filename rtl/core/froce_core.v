@@ -557,7 +557,7 @@ wire [IF_BITS-1:0] rx_if_rdata = inflight[if_raddr];
 wire rw_valid, rw_ready;
 wire [QW-1:0] rw_qpn;
 wire [23:0] rw_psn;
-wire [31:0] c_retrans, c_timeouts, c_rnr_rcvd, c_retry_exc;
+wire [63:0] c_retrans, c_timeouts, c_rnr_rcvd, c_retry_exc;
 wire kick_valid, kick_ready;
 wire [QW-1:0] kick_qpn;
 wire resp_valid, resp_ready;
@@ -583,7 +583,7 @@ wire t_tvalid, t_tready, t_tlast;
 wire tcqe_valid, tcqe_ready;
 wire [23:0] tcqe_cqn;
 wire [CQE_BITS-1:0] tcqe;
-wire [31:0] c_req_pkts, c_resp_pkts, c_wqes, c_wqe_err;
+wire [63:0] c_req_pkts, c_resp_pkts, c_wqes, c_wqe_err;
 
 froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS), .OUTSTANDING(OUTSTANDING),
                   .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) tx_engine (
@@ -636,7 +636,7 @@ wire wr_done_rx;
 wire rcqe_valid, rcqe_ready;
 wire [23:0] rcqe_cqn;
 wire [CQE_BITS-1:0] rcqe;
-wire [31:0] c_rx_pkts, c_dup, c_oos, c_nak_sent, c_rnr_sent, c_nak_rcvd, c_access_err, c_rx_dropped;
+wire [63:0] c_rx_pkts, c_dup, c_oos, c_nak_sent, c_rnr_sent, c_nak_rcvd, c_access_err, c_rx_dropped;
 
 froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTSTANDING),
                   .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) rx_engine (
@@ -844,8 +844,8 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
 // Counters
 // ---------------------------------------------------------------------------
 
-// counted here: 64 bits; the engines' counters (froce_*_engine.v outputs) are
-// 32 bits and zero-extended into the 64-bit counter set
+// counted here and in the tx/rx engines: 64 bits; the doorbell unit's and the
+// event engine's internal counters are 32 bits, zero-extended
 reg [63:0] c_tx_frames, c_tx_bytes, c_rx_frames, c_rx_bytes, c_icrc, c_ip_csum, c_bad, c_net_dropped;
 reg [31:0] c_split_err, c_dma_err, c_tx_len_err;
 reg [63:0] c_eqes64, c_msix64;
@@ -906,21 +906,21 @@ always @* begin
     cnt_flat[`FROCE_CNT_RCVD_PKTS * 64 +: 64] = c_rx_frames;
     cnt_flat[`FROCE_CNT_SENT_BYTES * 64 +: 64] = c_tx_bytes;
     cnt_flat[`FROCE_CNT_RCVD_BYTES * 64 +: 64] = c_rx_bytes;
-    cnt_flat[`FROCE_CNT_RDMA_SENDS * 64 +: 64] = {32'd0, c_req_pkts};
-    cnt_flat[`FROCE_CNT_RDMA_RECVS * 64 +: 64] = {32'd0, c_rx_pkts};
-    cnt_flat[`FROCE_CNT_DUPLICATE_REQUEST * 64 +: 64] = {32'd0, c_dup};
-    cnt_flat[`FROCE_CNT_OUT_OF_SEQUENCE * 64 +: 64] = {32'd0, c_oos};
-    cnt_flat[`FROCE_CNT_SEND_RNR_ERR * 64 +: 64] = {32'd0, c_rnr_sent};
-    cnt_flat[`FROCE_CNT_PACKET_SEQ_ERR * 64 +: 64] = {32'd0, c_nak_rcvd};
-    cnt_flat[`FROCE_CNT_RCVD_RNR_ERR * 64 +: 64] = {32'd0, c_rnr_rcvd};
-    cnt_flat[`FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR * 64 +: 64] = {32'd0, c_timeouts};
-    cnt_flat[`FROCE_CNT_RETRY_EXCEEDED_ERR * 64 +: 64] = {32'd0, c_retry_exc};
-    cnt_flat[`FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS * 64 +: 64] = {32'd0, c_access_err};
-    cnt_flat[`FROCE_CNT_REQ_CQE_ERROR * 64 +: 64] = {32'd0, c_wqe_err};
+    cnt_flat[`FROCE_CNT_RDMA_SENDS * 64 +: 64] = c_req_pkts;
+    cnt_flat[`FROCE_CNT_RDMA_RECVS * 64 +: 64] = c_rx_pkts;
+    cnt_flat[`FROCE_CNT_DUPLICATE_REQUEST * 64 +: 64] = c_dup;
+    cnt_flat[`FROCE_CNT_OUT_OF_SEQUENCE * 64 +: 64] = c_oos;
+    cnt_flat[`FROCE_CNT_SEND_RNR_ERR * 64 +: 64] = c_rnr_sent;
+    cnt_flat[`FROCE_CNT_PACKET_SEQ_ERR * 64 +: 64] = c_nak_rcvd;
+    cnt_flat[`FROCE_CNT_RCVD_RNR_ERR * 64 +: 64] = c_rnr_rcvd;
+    cnt_flat[`FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR * 64 +: 64] = c_timeouts;
+    cnt_flat[`FROCE_CNT_RETRY_EXCEEDED_ERR * 64 +: 64] = c_retry_exc;
+    cnt_flat[`FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS * 64 +: 64] = c_access_err;
+    cnt_flat[`FROCE_CNT_REQ_CQE_ERROR * 64 +: 64] = c_wqe_err;
     cnt_flat[`FROCE_CNT_RX_ICRC_ENCAPSULATED * 64 +: 64] = c_icrc;
     cnt_flat[`FROCE_CNT_RX_IP_CSUM_ERRORS * 64 +: 64] = c_ip_csum;
     cnt_flat[`FROCE_CNT_RX_BAD_PKTS * 64 +: 64] = c_bad;
-    cnt_flat[`FROCE_CNT_RX_NO_QP * 64 +: 64] = {32'd0, c_rx_dropped};
+    cnt_flat[`FROCE_CNT_RX_NO_QP * 64 +: 64] = c_rx_dropped;
     cnt_flat[`FROCE_CNT_DOORBELL_DROPPED * 64 +: 64] = {32'd0, db_rejected} + {32'd0, db_malformed};
     cnt_flat[`FROCE_CNT_NETDEV_RX_DROPPED * 64 +: 64] = c_net_dropped;
 end

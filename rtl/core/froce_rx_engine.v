@@ -180,18 +180,18 @@ module froce_rx_engine #(
     output reg  [CQE_BITS-1:0]          m_cqe,
 
     /* Counters */
-    output reg  [31:0]                  cnt_rx_pkts,
-    output reg  [31:0]                  cnt_dup,
-    output reg  [31:0]                  cnt_oos,
-    output reg  [31:0]                  cnt_nak_sent,
-    output reg  [31:0]                  cnt_rnr_sent,
-    output reg  [31:0]                  cnt_nak_rcvd,
-    output reg  [31:0]                  cnt_access_err,
-    output reg  [31:0]                  cnt_dropped,
-    output reg  [31:0]                  cnt_retrans,
-    output reg  [31:0]                  cnt_timeouts,
-    output reg  [31:0]                  cnt_rnr_rcvd,
-    output reg  [31:0]                  cnt_retry_exc
+    output reg  [63:0]                  cnt_rx_pkts,
+    output reg  [63:0]                  cnt_dup,
+    output reg  [63:0]                  cnt_oos,
+    output reg  [63:0]                  cnt_nak_sent,
+    output reg  [63:0]                  cnt_rnr_sent,
+    output reg  [63:0]                  cnt_nak_rcvd,
+    output reg  [63:0]                  cnt_access_err,
+    output reg  [63:0]                  cnt_dropped,
+    output reg  [63:0]                  cnt_retrans,
+    output reg  [63:0]                  cnt_timeouts,
+    output reg  [63:0]                  cnt_rnr_rcvd,
+    output reg  [63:0]                  cnt_retry_exc
 );
 
 localparam W = DATA_WIDTH / 8;
@@ -1495,24 +1495,24 @@ always @(posedge clk) begin
         tmr_on <= {NUM_QPS{1'b0}};
         rnr_wait <= {NUM_QPS{1'b0}};
         sq_live <= {NUM_QPS{1'b0}};
-        cnt_retrans <= 32'd0;
-        cnt_timeouts <= 32'd0;
-        cnt_rnr_rcvd <= 32'd0;
-        cnt_retry_exc <= 32'd0;
+        cnt_retrans <= 64'd0;
+        cnt_timeouts <= 64'd0;
+        cnt_rnr_rcvd <= 64'd0;
+        cnt_retry_exc <= 64'd0;
         pay_split_reg <= 1'b0;
         wr_pending <= 16'd0;
         nak_sent <= {NUM_QPS{1'b0}};
         in_msg <= {NUM_QPS{1'b0}};
         resp_err <= {NUM_QPS{1'b0}};
         req_err <= {NUM_QPS{1'b0}};
-        cnt_rx_pkts <= 32'd0;
-        cnt_dup <= 32'd0;
-        cnt_oos <= 32'd0;
-        cnt_nak_sent <= 32'd0;
-        cnt_rnr_sent <= 32'd0;
-        cnt_nak_rcvd <= 32'd0;
-        cnt_access_err <= 32'd0;
-        cnt_dropped <= 32'd0;
+        cnt_rx_pkts <= 64'd0;
+        cnt_dup <= 64'd0;
+        cnt_oos <= 64'd0;
+        cnt_nak_sent <= 64'd0;
+        cnt_rnr_sent <= 64'd0;
+        cnt_nak_rcvd <= 64'd0;
+        cnt_access_err <= 64'd0;
+        cnt_dropped <= 64'd0;
     end
 end
 

@@ -164,10 +164,10 @@ module froce_tx_engine #(
     output reg  [CQE_BITS-1:0]          m_cqe,
 
     /* Counters */
-    output reg  [31:0]                  cnt_req_pkts,
-    output reg  [31:0]                  cnt_resp_pkts,
-    output reg  [31:0]                  cnt_wqes,
-    output reg  [31:0]                  cnt_wqe_err
+    output reg  [63:0]                  cnt_req_pkts,
+    output reg  [63:0]                  cnt_resp_pkts,
+    output reg  [63:0]                  cnt_wqes,
+    output reg  [63:0]                  cnt_wqe_err
 );
 
 localparam W = DATA_WIDTH / 8;
@@ -939,10 +939,10 @@ always @(posedge clk) begin
         ord_push <= 1'b0;
         if_we <= 1'b0;
         ip_id_reg <= 16'd0;
-        cnt_req_pkts <= 32'd0;
-        cnt_resp_pkts <= 32'd0;
-        cnt_wqes <= 32'd0;
-        cnt_wqe_err <= 32'd0;
+        cnt_req_pkts <= 64'd0;
+        cnt_resp_pkts <= 64'd0;
+        cnt_wqes <= 64'd0;
+        cnt_wqe_err <= 64'd0;
     end
 end
 
