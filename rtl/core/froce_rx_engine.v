@@ -407,7 +407,7 @@ localparam [5:0]
     R_DROP = 6'd19, R_CMPL = 6'd21, R_CMPL_CQE = 6'd22, R_KICK = 6'd24, R_WRITE = 6'd25,
     R_TMO = 6'd26, R_TMO2 = 6'd27, R_KICK2 = 6'd28, R_RDJOB = 6'd29, R_AREAD = 6'd30,
     R_AWAIT = 6'd31, R_AWRITE = 6'd32, R_ADUP = 6'd33, R_RPROC = 6'd34, R_RDROP = 6'd35,
-    R_SQF = 6'd36, R_WQE_OK = 6'd37, R_RCAP = 6'd38, R_AACK = 6'd39, R_AACK_SEG = 6'd40,
+    R_WQE_GET = 6'd36, R_WQE_OK = 6'd37, R_RCAP = 6'd38, R_AACK = 6'd39, R_AACK_SEG = 6'd40,
     R_AACKW = 6'd41, R_RDONE = 6'd42;
 reg [5:0] state;
 
@@ -492,6 +492,11 @@ wire wr_inc_sw = m_sw_valid && m_sw_ready;
 wire writes_idle = wr_pending == 16'd0 && !m_sw_valid;
 wire [9:0] sq_wqe_bytes = 10'd1 << c_sq_shift;
 wire [9:0] fetch_bytes = fetch_sq_reg ? sq_wqe_bytes : rq_wqe_bytes;
+// the WQE the engine needs: its ring slot and its tag in the WQE buffer
+wire [15:0] wqe_index = fetch_sq_reg ? ent_index : rq_ci_reg;
+wire [63:0] wqe_va = fetch_sq_reg ? c_sq_va + ({48'd0, wqe_index & ~(16'hFFFF << c_sq_log)} << c_sq_shift)
+                                  : c_rq_va + ({48'd0, wqe_index & ~(16'hFFFF << c_rq_log)} << c_rq_shift);
+wire [QW+16:0] wqe_tag = {fetch_sq_reg, q_reg, wqe_index};
 assign s_hdr_ready = state == R_IDLE && !s_db_valid && !(scan_turn && !m_rw_valid);
 assign pay_to_split = pay_split_reg && !pay_done_reg;
 wire pay_drop = state == R_DROP || state == R_DONE || state == R_PAY || state == R_RDROP || state == R_AACK ||
@@ -938,16 +943,22 @@ always @(posedge clk) begin
             send_resp_reg <= 1'b1;
             cnt_rnr_sent <= cnt_rnr_sent + 1'b1;
             state <= R_DROP;
-        end else if (rqe_tag_ok && rqe_tag == {1'b0, q_reg, rq_ci_reg}) begin
-            // fetched for an earlier packet of this message
+        end else begin
+            state <= R_WQE_GET;
+        end
+    end
+    R_WQE_GET: begin
+        // the RQ WQE (SEND) or the READ/atomic's SQ WQE (completer), unless
+        // an earlier packet of the same WQE fetched it
+        if (rqe_tag_ok && rqe_tag == wqe_tag) begin
             state <= R_WQE_OK;
         end else begin
-            rqe_tag <= {1'b0, q_reg, rq_ci_reg};
+            rqe_tag <= wqe_tag;
             rqe_tag_ok <= 1'b0;
             m_xl_valid <= 1'b1;
             m_xl_key <= c_ring_key;
-            m_xl_va <= c_rq_va + ({48'd0, rq_ci_reg & ~(16'hFFFF << c_rq_log)} << c_rq_shift);
-            m_xl_len <= {22'd0, rq_wqe_bytes};
+            m_xl_va <= wqe_va;
+            m_xl_len <= {22'd0, fetch_bytes};
             m_xl_access <= 4'd0;
             rqe_beats <= {WB_W{1'b0}};
             state <= R_RQ_XL;
@@ -1205,7 +1216,7 @@ always @(posedge clk) begin
                 sge_i <= 5'd0;
                 sge_off_reg <= 32'd0;
                 fetch_sq_reg <= 1'b1;
-                state <= (op_aack || h_plen != 13'd0) ? R_SQF : R_PAY;
+                state <= (op_aack || h_plen != 13'd0) ? R_WQE_GET : R_PAY;
             end
         end else begin
             // a duplicate, or responses before it are missing: ask for them
@@ -1226,24 +1237,6 @@ always @(posedge clk) begin
     end
     R_RDROP: if (pay_done_reg) begin
         state <= R_KICK2;
-    end
-    R_SQF: begin
-        // the READ/atomic WQE's SGEs, from our SQ ring
-        if (rqe_tag_ok && rqe_tag == {1'b1, q_reg, ent_index}) begin
-            sge_i <= 5'd0;
-            cap_reg <= 33'd0;
-            state <= op_aack ? R_AACK : R_RCAP;
-        end else begin
-            rqe_tag <= {1'b1, q_reg, ent_index};
-            rqe_tag_ok <= 1'b0;
-            m_xl_valid <= 1'b1;
-            m_xl_key <= c_ring_key;
-            m_xl_va <= c_sq_va + ({48'd0, ent_index & ~(16'hFFFF << c_sq_log)} << c_sq_shift);
-            m_xl_len <= {22'd0, fetch_bytes};
-            m_xl_access <= 4'd0;
-            rqe_beats <= {WB_W{1'b0}};
-            state <= R_RQ_XL;
-        end
     end
     R_RCAP: begin
         // the SGEs must hold the data (the requester checked them when the

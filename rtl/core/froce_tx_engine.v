@@ -234,12 +234,13 @@ wire [63:0] c_sq_va = ctx[`FROCE_QPC_SQ_VA_LSB +: `FROCE_QPC_SQ_VA_W];
 wire [7:0] c_sgid = ctx[`FROCE_QPC_AV_SGID_INDEX_LSB +: `FROCE_QPC_AV_SGID_INDEX_W];
 wire [GID_BITS-1:0] gid = gid_ram[c_sgid[GW-1:0]];
 
+reg [32:0] total_reg;           // message bytes (a READ response job: the bytes asked for)
+
 // READ response job (responder side): what the responder's request asked for
 reg job_reg;
 reg [`FROCE_RHDR_W-1:0] job_hdr;
 reg [63:0] job_va;
 reg [31:0] job_rkey;
-reg [31:0] job_len;
 reg [23:0] job_pd;
 reg [2:0] job_mtu;
 
@@ -299,7 +300,7 @@ wire [11:0] sge_bit = {w_fixed_ds[4:0] + sge_i, 7'd0};    // 16-byte segment -> 
 wire [127:0] sge_seg = wqe[sge_bit +: 128];
 // a READ response job gathers from one range: the responder's MR
 wire [63:0] sge_addr = job_reg ? job_va : sge_seg[`FROCE_WQE_DATA_ADDR_LSB +: 64];
-wire [31:0] sge_len = job_reg ? job_len : sge_seg[`FROCE_WQE_DATA_LEN_LSB +: 32];
+wire [31:0] sge_len = job_reg ? total_reg[31:0] : sge_seg[`FROCE_WQE_DATA_LEN_LSB +: 32];
 wire [31:0] sge_lkey = job_reg ? job_rkey : sge_seg[`FROCE_WQE_DATA_LKEY_LSB +: 32];
 // payload comes from the WQE (inline) rather than host memory
 wire pk_inline = w_inline && !job_reg;
@@ -368,7 +369,6 @@ reg [4:0] state;
 reg [15:0] sq_next_reg;
 reg [23:0] psn_reg;             // PSN of the next packet
 reg [23:0] first_psn_reg;
-reg [32:0] total_reg;           // message bytes
 reg [32:0] remain_reg;          // bytes not yet put in packets
 reg [12:0] plen_reg;            // payload bytes of the current packet
 reg [12:0] pleft_reg;           // of which not yet gathered
@@ -575,7 +575,6 @@ always @(posedge clk) begin
             job_hdr <= s_resp_hdr;
             job_va <= s_resp_va;
             job_rkey <= s_resp_rkey;
-            job_len <= s_resp_len;
             job_pd <= s_resp_pd;
             job_mtu <= s_resp_mtu;
             total_reg <= {1'b0, s_resp_len};
