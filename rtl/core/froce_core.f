@@ -1,5 +1,6 @@
 rtl/common/froce_fifo.v
 rtl/common/froce_axis_pack.v
+rtl/common/froce_axis_prepend.v
 rtl/common/froce_axis_split.v
 rtl/crc/froce_crc32_step.v
 rtl/roce/froce_opcode_info.v

@@ -628,7 +628,8 @@ froce_tx_builder #(.DATA_WIDTH(DATA_WIDTH)) tx_builder (
     .stat_len_err(tx_len_err)
 );
 
-wire pay_to_split, split_in_ready;
+wire pay_to_split, split_in_ready, pay_grh;
+wire [319:0] grh_data;
 wire scat_valid, scat_ready, scat_last, scat_discard;
 wire [63:0] scat_addr;
 wire [15:0] scat_len;
@@ -636,7 +637,8 @@ wire wr_done_rx;
 wire rcqe_valid, rcqe_ready;
 wire [23:0] rcqe_cqn;
 wire [CQE_BITS-1:0] rcqe;
-wire [63:0] c_rx_pkts, c_dup, c_oos, c_nak_sent, c_rnr_sent, c_nak_rcvd, c_access_err, c_rx_dropped;
+wire [63:0] c_rx_pkts, c_dup, c_oos, c_nak_sent, c_rnr_sent, c_access_err, c_rx_dropped;
+wire [63:0] c_seq_nak_rcvd, c_acc_nak_rcvd, c_inv_nak_rcvd, c_rnr_retry_exc, c_out_of_buffer, c_len_err, c_qkey_err;
 
 froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTSTANDING),
                   .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) rx_engine (
@@ -646,7 +648,7 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .s_db_valid(rq_db_valid), .s_db_ready(rq_db_ready), .s_db_qpn(rq_db_qpn), .s_db_pi(rq_db_pi),
     .s_hdr(b_hdr), .s_hdr_valid(b_hdr_valid), .s_hdr_ready(b_hdr_ready),
     .s_pay_tvalid(b_tvalid), .s_pay_tready(b_tready), .s_pay_tlast(b_tlast),
-    .pay_to_split(pay_to_split), .split_tready(split_in_ready),
+    .pay_to_split(pay_to_split), .split_tready(split_in_ready), .pay_grh(pay_grh), .grh_data(grh_data),
     .m_resp_valid(resp_valid), .m_resp_ready(resp_ready), .m_resp_hdr(resp_hdr),
     .m_resp_read(resp_read), .m_resp_va(resp_va), .m_resp_rkey(resp_rkey), .m_resp_len(resp_len),
     .m_resp_pd(resp_pd), .m_resp_mtu(resp_mtu),
@@ -667,9 +669,11 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .m_sw_valid(sw_valid), .m_sw_ready(sw_ready), .m_sw_addr(sw_addr), .m_sw_data(sw_data), .m_sw_len(sw_len),
     .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe(rcqe),
     .cnt_rx_pkts(c_rx_pkts), .cnt_dup(c_dup), .cnt_oos(c_oos), .cnt_nak_sent(c_nak_sent),
-    .cnt_rnr_sent(c_rnr_sent), .cnt_nak_rcvd(c_nak_rcvd), .cnt_access_err(c_access_err),
+    .cnt_rnr_sent(c_rnr_sent), .cnt_seq_nak_rcvd(c_seq_nak_rcvd), .cnt_acc_nak_rcvd(c_acc_nak_rcvd),
+    .cnt_inv_nak_rcvd(c_inv_nak_rcvd), .cnt_access_err(c_access_err),
     .cnt_dropped(c_rx_dropped), .cnt_retrans(c_retrans), .cnt_timeouts(c_timeouts),
-    .cnt_rnr_rcvd(c_rnr_rcvd), .cnt_retry_exc(c_retry_exc)
+    .cnt_rnr_rcvd(c_rnr_rcvd), .cnt_retry_exc(c_retry_exc), .cnt_rnr_retry_exc(c_rnr_retry_exc),
+    .cnt_out_of_buffer(c_out_of_buffer), .cnt_len_err(c_len_err), .cnt_qkey_err(c_qkey_err)
 );
 
 // ---------------------------------------------------------------------------
@@ -681,10 +685,24 @@ wire [W-1:0] unused_sp_tkeep;
 wire sp_tvalid, sp_tready, sp_tlast;
 wire split_cmd_ready, split_err;
 
-froce_axis_split #(.DATA_WIDTH(DATA_WIDTH), .CMD_DEPTH(16)) splitter (
+// a UD datagram's payload gets the 40-byte GRH area in front of it
+wire [DATA_WIDTH-1:0] g_tdata;
+wire [W-1:0] g_tkeep;
+wire g_tvalid, g_tready, g_tlast;
+
+froce_axis_prepend #(.DATA_WIDTH(DATA_WIDTH), .PRE_BYTES(40)) grh_prepend (
     .clk(clk), .rst(rst),
+    .active(pay_to_split), .pre_en(pay_grh), .pre_data(grh_data),
     .s_axis_tdata(b_tdata), .s_axis_tkeep(b_tkeep), .s_axis_tvalid(b_tvalid && pay_to_split),
     .s_axis_tready(split_in_ready), .s_axis_tlast(b_tlast),
+    .m_axis_tdata(g_tdata), .m_axis_tkeep(g_tkeep), .m_axis_tvalid(g_tvalid),
+    .m_axis_tready(g_tready), .m_axis_tlast(g_tlast)
+);
+
+froce_axis_split #(.DATA_WIDTH(DATA_WIDTH), .CMD_DEPTH(16)) splitter (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(g_tdata), .s_axis_tkeep(g_tkeep), .s_axis_tvalid(g_tvalid),
+    .s_axis_tready(g_tready), .s_axis_tlast(g_tlast),
     .s_cmd_len({16'd0, scat_len}), .s_cmd_last(scat_last), .s_cmd_valid(scat_valid && scat_ready),
     .s_cmd_ready(split_cmd_ready),
     .m_axis_tdata(sp_tdata), .m_axis_tkeep(unused_sp_tkeep), .m_axis_tvalid(sp_tvalid),
@@ -911,7 +929,12 @@ always @* begin
     cnt_flat[`FROCE_CNT_DUPLICATE_REQUEST * 64 +: 64] = c_dup;
     cnt_flat[`FROCE_CNT_OUT_OF_SEQUENCE * 64 +: 64] = c_oos;
     cnt_flat[`FROCE_CNT_SEND_RNR_ERR * 64 +: 64] = c_rnr_sent;
-    cnt_flat[`FROCE_CNT_PACKET_SEQ_ERR * 64 +: 64] = c_nak_rcvd;
+    cnt_flat[`FROCE_CNT_OUT_OF_BUFFER * 64 +: 64] = c_out_of_buffer;
+    cnt_flat[`FROCE_CNT_PACKET_SEQ_ERR * 64 +: 64] = c_seq_nak_rcvd;
+    cnt_flat[`FROCE_CNT_RNR_NAK_RETRY_ERR * 64 +: 64] = c_rnr_retry_exc;
+    cnt_flat[`FROCE_CNT_RESP_LOCAL_LENGTH_ERROR * 64 +: 64] = c_len_err;
+    cnt_flat[`FROCE_CNT_REQ_REMOTE_ACCESS_ERRORS * 64 +: 64] = c_acc_nak_rcvd;
+    cnt_flat[`FROCE_CNT_REQ_REMOTE_INVALID_REQUEST * 64 +: 64] = c_inv_nak_rcvd;
     cnt_flat[`FROCE_CNT_RCVD_RNR_ERR * 64 +: 64] = c_rnr_rcvd;
     cnt_flat[`FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR * 64 +: 64] = c_timeouts;
     cnt_flat[`FROCE_CNT_RETRY_EXCEEDED_ERR * 64 +: 64] = c_retry_exc;
@@ -931,6 +954,7 @@ always @* begin
     icnt_flat[`FROCE_ICNT_MSIX * 64 +: 64] = c_msix64;
     icnt_flat[`FROCE_ICNT_EQ_DROPPED * 64 +: 64] = {32'd0, c_eq_dropped};
     icnt_flat[`FROCE_ICNT_CQ_ARMS * 64 +: 64] = {32'd0, c_cq_arms};
+    icnt_flat[`FROCE_ICNT_QKEY_DROPPED * 64 +: 64] = c_qkey_err;
 end
 
 // not used yet: the arm sequence number, status bits kept for later

@@ -26,7 +26,7 @@
  *   the running address.
  *   SEND (and WRITE with immediate on its last packet) needs an RQ WQE: none
  *   posted -> RNR NAK (MIN_RNR_TIMER), packet dropped, ePSN unchanged. The RQ
- *   WQE is fetched for each packet; the first packet checks every SGE
+ *   WQE is fetched once per message; the first packet checks every SGE
  *   (LOCAL_WRITE) and the capacity; the payload is scattered at the message
  *   offset across the SGEs. The last packet writes the receive CQE and
  *   consumes the RQ WQE. A message longer than the buffers: LOC_LEN_ERR CQE,
@@ -57,7 +57,15 @@
  *   RETRY_CNT expiries in a row fail it with RETRY_EXC_ERR. Failures flush
  *   the QP's other WQEs as a fatal NAK does.
  *
- * Other opcodes (UC, UD, READ, atomics, CNP) are dropped and counted.
+ * UD SEND ONLY (QP type UD/GSI in RTR/RTS/SQD): DETH Q_Key must be the QP's
+ *   (else dropped, cnt_qkey_err); no PSN check, no ACK; no RQ WQE -> dropped
+ *   (cnt_out_of_buffer); the buffer gets the 40-byte GRH area (grh_data,
+ *   prepended to the payload in froce_core) and then the payload; the CQE
+ *   names the source QP, SMAC and network type. A buffer too small ->
+ *   LOC_LEN_ERR CQE, nothing written.
+ *
+ * Other opcodes (UC, CNP, connected-mode packets for a UD QP) are dropped and
+ * counted.
  */
 module froce_rx_engine #(
     parameter DATA_WIDTH = 64,
@@ -97,6 +105,8 @@ module froce_rx_engine #(
     input  wire                         s_pay_tlast,
     output wire                         pay_to_split,   // payload goes to the splitter
     input  wire                         split_tready,
+    output wire                         pay_grh,        // UD: the splitter gets grh_data before the payload
+    output reg  [319:0]                 grh_data,       // the 40-byte GRH area, byte 0 in bits 7:0
 
     /* Response headers to the requester side */
     output reg                          m_resp_valid,
@@ -185,13 +195,19 @@ module froce_rx_engine #(
     output reg  [63:0]                  cnt_oos,
     output reg  [63:0]                  cnt_nak_sent,
     output reg  [63:0]                  cnt_rnr_sent,
-    output reg  [63:0]                  cnt_nak_rcvd,
+    output reg  [63:0]                  cnt_seq_nak_rcvd,
+    output reg  [63:0]                  cnt_acc_nak_rcvd,
+    output reg  [63:0]                  cnt_inv_nak_rcvd,
     output reg  [63:0]                  cnt_access_err,
     output reg  [63:0]                  cnt_dropped,
     output reg  [63:0]                  cnt_retrans,
     output reg  [63:0]                  cnt_timeouts,
     output reg  [63:0]                  cnt_rnr_rcvd,
-    output reg  [63:0]                  cnt_retry_exc
+    output reg  [63:0]                  cnt_retry_exc,
+    output reg  [63:0]                  cnt_rnr_retry_exc,
+    output reg  [63:0]                  cnt_out_of_buffer,
+    output reg  [63:0]                  cnt_len_err,
+    output reg  [63:0]                  cnt_qkey_err
 );
 
 localparam W = DATA_WIDTH / 8;
@@ -270,6 +286,10 @@ assign r_qpn = state == R_IDLE ? scan_q : q_reg;
 
 // context fields
 wire [3:0] c_state = ctx[`FROCE_QPC_STATE_LSB +: `FROCE_QPC_STATE_W];
+wire [3:0] c_type = ctx[`FROCE_QPC_TYPE_LSB +: `FROCE_QPC_TYPE_W];
+wire c_rc = c_type == `FROCE_QP_TYPE_RC;
+wire c_ud = c_type == `FROCE_QP_TYPE_UD || c_type == `FROCE_QP_TYPE_GSI;
+wire [31:0] c_qkey = ctx[`FROCE_QPC_QKEY_LSB +: 32];
 wire [2:0] c_mtu = ctx[`FROCE_QPC_PATH_MTU_LSB +: `FROCE_QPC_PATH_MTU_W];
 wire [23:0] c_pdn = ctx[`FROCE_QPC_PDN_LSB +: `FROCE_QPC_PDN_W];
 wire [23:0] c_scqn = ctx[`FROCE_QPC_SCQN_LSB +: `FROCE_QPC_SCQN_W];
@@ -348,8 +368,11 @@ wire op_wr_first = h_op == `FROCE_OP_RC_RDMA_WRITE_FIRST;
 wire op_wr_mid = h_op == `FROCE_OP_RC_RDMA_WRITE_MIDDLE;
 wire op_wr_last = h_op == `FROCE_OP_RC_RDMA_WRITE_LAST || h_op == `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE;
 wire op_wr_only = h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY || h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+// UD SEND: a whole datagram in one packet
+wire op_ud = h_op == `FROCE_OP_UD_SEND_ONLY || h_op == `FROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE;
 wire op_imm = h_op == `FROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE || h_op == `FROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE ||
-              h_op == `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE || h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+              h_op == `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE || h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE ||
+              h_op == `FROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE;
 wire op_send = op_send_first || op_send_mid || op_send_last || op_send_only;
 wire op_write = op_wr_first || op_wr_mid || op_wr_last || op_wr_only;
 wire op_read_req = h_op == `FROCE_OP_RC_RDMA_READ_REQUEST;
@@ -363,9 +386,14 @@ wire op_aack = h_op == `FROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
 wire op_response = op_rresp_first || op_rresp_mid || op_rresp_last || op_rresp_only || op_aack;
 wire op_request = op_send || op_write || op_read_req || op_atomic;
 wire op_ack = h_op == `FROCE_OP_RC_ACKNOWLEDGE;
-wire op_starts = op_send_first || op_send_only || op_wr_first || op_wr_only || op_read_req || op_atomic;
-wire op_ends = op_send_last || op_send_only || op_wr_last || op_wr_only || op_read_req || op_atomic;
-wire needs_rqe = op_send || (op_imm && op_write);
+wire op_starts = op_send_first || op_send_only || op_wr_first || op_wr_only || op_read_req || op_atomic || op_ud;
+wire op_ends = op_send_last || op_send_only || op_wr_last || op_wr_only || op_read_req || op_atomic || op_ud;
+wire needs_rqe = op_send || op_ud || (op_imm && op_write);
+wire [31:0] h_qkey = h[`FROCE_RHDR_DETH_QKEY_LSB +: 32];
+wire [23:0] h_src_qpn = h[`FROCE_RHDR_DETH_SQPN_LSB +: 24];
+// bytes the packet puts in the receive buffers: a datagram has the 40-byte
+// GRH area in front of its payload
+wire [12:0] rx_len = op_ud ? h_plen + 13'd40 : h_plen;
 
 // ---------------------------------------------------------------------------
 // WQE buffer: an RQ WQE (SEND) or, for the completer, the SQ WQE of a READ
@@ -499,6 +527,7 @@ wire [63:0] wqe_va = fetch_sq_reg ? c_sq_va + ({48'd0, wqe_index & ~(16'hFFFF <<
 wire [QW+16:0] wqe_tag = {fetch_sq_reg, q_reg, wqe_index};
 assign s_hdr_ready = state == R_IDLE && !s_db_valid && !(scan_turn && !m_rw_valid);
 assign pay_to_split = pay_split_reg && !pay_done_reg;
+assign pay_grh = op_ud;
 wire pay_drop = state == R_DROP || state == R_DONE || state == R_PAY || state == R_RDROP || state == R_AACK ||
                 (state == R_CMPL && !resp_pkt_reg);
 assign s_pay_tready = !pay_done_reg && (pay_split_reg ? split_tready : pay_drop);
@@ -553,6 +582,54 @@ localparam [7:0] SYN_NAK_INV = {`FROCE_AETH_TYPE_NAK, `FROCE_AETH_NAK_INVALID_RE
 localparam [7:0] SYN_NAK_ACC = {`FROCE_AETH_TYPE_NAK, `FROCE_AETH_NAK_REMOTE_ACCESS_ERR};
 localparam [7:0] SYN_NAK_OP = {`FROCE_AETH_TYPE_NAK, `FROCE_AETH_NAK_REMOTE_OP_ERR};
 
+// The 40-byte GRH area in front of a datagram, as the verbs define it
+// (struct ib_grh): RoCE v2 over IPv6 and RoCE v1 the IPv6 header / GRH (next
+// header UDP or 0x1B); RoCE v2 over IPv4 20 zero bytes, then the IPv4 header.
+// Rebuilt from the parsed fields; the parser checked the received header,
+// so the IPv4 checksum comes out as it was.
+/* verilator lint_off UNUSEDSIGNAL */
+function [319:0] grh_area;
+    input [`FROCE_RHDR_W-1:0] p;
+    reg [127:0] sg, dg;         // GIDs, first wire byte on top
+    reg [7:0] tc, hop;
+    reg [15:0] ib_len;          // BTH to ICRC: the GRH payload length (v1)
+    reg [15:0] udp_len;
+    reg [15:0] ip_len, ip_id, ip_frag;
+    reg [19:0] sum;
+    reg [15:0] csum;
+    reg [159:0] ip4;            // first wire byte on top
+    reg [319:0] ip6;
+    integer i;
+    begin
+        sg = p[`FROCE_RHDR_SGID_LSB +: 128];
+        dg = p[`FROCE_RHDR_DGID_LSB +: 128];
+        tc = p[`FROCE_RHDR_TCLASS_LSB +: 8];
+        hop = p[`FROCE_RHDR_HOP_LIMIT_LSB +: 8];
+        ib_len = 16'd12 + 16'd8 + (p[`FROCE_RHDR_OPCODE_LSB +: 8] == `FROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE ? 16'd4 : 16'd0) +
+                 {3'd0, p[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 13]} + {14'd0, p[`FROCE_RHDR_PADCNT_LSB +: 2]} + 16'd4;
+        udp_len = ib_len + 16'd8;
+        ip_len = udp_len + 16'd20;
+        ip_id = p[`FROCE_RHDR_IP_ID_LSB +: 16];
+        ip_frag = p[`FROCE_RHDR_IP_DF_LSB] ? 16'h4000 : 16'h0000;
+        sum = {4'd0, 16'h4500 | {8'd0, tc}} + {4'd0, ip_len} + {4'd0, ip_id} + {4'd0, ip_frag} +
+              {4'd0, hop, 8'd17} + {4'd0, sg[31:16]} + {4'd0, sg[15:0]} + {4'd0, dg[31:16]} + {4'd0, dg[15:0]};
+        sum = {4'd0, sum[15:0]} + {16'd0, sum[19:16]};
+        csum = ~(sum[15:0] + {12'd0, sum[19:16]});
+        ip4 = {8'h45, tc, ip_len, ip_id, ip_frag, hop, 8'd17, csum, sg[31:0], dg[31:0]};
+        ip6 = {4'h6, tc, p[`FROCE_RHDR_FLOW_LABEL_LSB +: 20],
+               p[`FROCE_RHDR_KIND_LSB +: 3] == `FROCE_KIND_ROCE_V1 ? ib_len : udp_len,
+               p[`FROCE_RHDR_KIND_LSB +: 3] == `FROCE_KIND_ROCE_V1 ? 8'h1B : 8'd17, hop, sg, dg};
+        grh_area = 320'd0;
+        for (i = 0; i < 40; i = i + 1) begin
+            if (p[`FROCE_RHDR_KIND_LSB +: 3] != `FROCE_KIND_ROCE_V2_IPV4)
+                grh_area[8 * i +: 8] = ip6[319 - 8 * i -: 8];
+            else if (i >= 20)
+                grh_area[8 * i +: 8] = ip4[159 - 8 * (i - 20) -: 8];
+        end
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
 // receive CQE
 reg [CQE_BITS-1:0] rcqe;
 always @* begin
@@ -564,9 +641,17 @@ always @* begin
     rcqe[`FROCE_CQE_VENDOR_ERR_LSB +: 8] = cqe_vendor_reg;
     rcqe[`FROCE_CQE_BYTE_CNT_LSB +: 32] = op_write ? wr_total_reg : off_reg;
     rcqe[`FROCE_CQE_IMM_INV_LSB +: 32] = h_imm;
-    rcqe[`FROCE_CQE_SRC_QPN_LSB +: 24] = c_dqpn;
+    rcqe[`FROCE_CQE_SRC_QPN_LSB +: 24] = op_ud ? h_src_qpn : c_dqpn;
     rcqe[`FROCE_CQE_WITH_IMM_LSB] = op_imm;
     rcqe[`FROCE_CQE_SOLICITED_LSB] = h_se;
+    if (op_ud) begin
+        // where the datagram came from (ib_wc: src_qp, GRH, SMAC, VLAN, network type)
+        rcqe[`FROCE_CQE_GRH_LSB] = 1'b1;
+        rcqe[`FROCE_CQE_NET_TYPE_LSB +: 3] = h[`FROCE_RHDR_KIND_LSB +: 3];
+        rcqe[`FROCE_CQE_SMAC_LSB +: 48] = h[`FROCE_RHDR_ETH_SRC_LSB +: 48];
+        rcqe[`FROCE_CQE_VLAN_LSB] = h[`FROCE_RHDR_VLAN_EN_LSB];
+        rcqe[`FROCE_CQE_VLAN_ID_LSB +: 12] = h[`FROCE_RHDR_VLAN_VID_LSB +: 12];
+    end
 end
 
 // send-side CQE (completer)
@@ -712,10 +797,27 @@ always @(posedge clk) begin
         va_reg <= wr_va_ram[q_reg];
         key_reg <= wr_key_ram[q_reg];
         off_reg <= recv_off_ram[q_reg];
+        grh_data <= grh_area(h);
         state <= R_CLASS;
     end
     R_CLASS: begin
         if (h_dqpn >= NUM_QPS) begin
+            state <= R_DROP;
+        end else if (op_ud) begin
+            // a datagram: a UD QP ready to receive, its Q_Key; no PSN check,
+            // no ACK
+            if (!c_ud || !(c_state == `FROCE_QP_STATE_RTR || c_state == `FROCE_QP_STATE_RTS || c_state == `FROCE_QP_STATE_SQD)) begin
+                cnt_dropped <= cnt_dropped + 1'b1;
+                state <= R_DROP;
+            end else if (h_qkey != c_qkey) begin
+                cnt_qkey_err <= cnt_qkey_err + 1'b1;
+                state <= R_DROP;
+            end else begin
+                state <= R_RQ;
+            end
+        end else if (!c_rc) begin
+            // connected-mode packets for a datagram QP (UC is not implemented)
+            cnt_dropped <= cnt_dropped + 1'b1;
             state <= R_DROP;
         end else if (op_request && (c_state == `FROCE_QP_STATE_RTR || c_state == `FROCE_QP_STATE_RTS) &&
                      !resp_err[q_reg]) begin
@@ -936,8 +1038,13 @@ always @(posedge clk) begin
 
     // RQ WQE
     R_RQ: begin
-        if (rq_ci_reg == rq_pi_ram[q_reg]) begin
+        if (rq_ci_reg == rq_pi_ram[q_reg] && op_ud) begin
+            // no receive posted: a datagram is lost
+            cnt_out_of_buffer <= cnt_out_of_buffer + 1'b1;
+            state <= R_DROP;
+        end else if (rq_ci_reg == rq_pi_ram[q_reg]) begin
             // receiver not ready: the requester retries this PSN
+            cnt_out_of_buffer <= cnt_out_of_buffer + 1'b1;
             resp_syn_reg <= {`FROCE_AETH_TYPE_RNR_NAK, c_min_rnr};
             resp_psn_reg <= h_psn;
             send_resp_reg <= 1'b1;
@@ -1010,18 +1117,19 @@ always @(posedge clk) begin
             sge_off_reg <= 32'd0;
             if (bad_reg) begin
                 state <= R_DONE;
-            end else if ({1'b0, off_reg} + {20'd0, h_plen} > cap_reg) begin
+            end else if ({1'b0, off_reg} + {20'd0, rx_len} > cap_reg) begin
                 cqe_status_reg <= `FROCE_WC_LOC_LEN_ERR;
                 cqe_vendor_reg <= `FROCE_VENDOR_ERR_RECV_TOO_SMALL;
                 resp_syn_reg <= SYN_NAK_INV;
                 bad_reg <= 1'b1;
+                cnt_len_err <= cnt_len_err + 1'b1;
                 state <= R_DONE;
             end else begin
-                state <= h_plen == 13'd0 ? R_PAY : R_SEEK;
+                state <= rx_len == 13'd0 ? R_PAY : R_SEEK;
             end
         end else if (!m_xl_valid) begin
             cap_reg <= cap_reg + {1'b0, sge_len};
-            if (sge_len == 32'd0 || !(op_send_first || op_send_only)) begin
+            if (sge_len == 32'd0 || !(op_send_first || op_send_only || op_ud)) begin
                 sge_i <= sge_i + 1'b1;
             end else begin
                 m_xl_valid <= 1'b1;
@@ -1058,7 +1166,7 @@ always @(posedge clk) begin
             va_reg <= sge_addr;
             key_reg <= sge_lkey;
             if (pleft_reg == 13'd0)     // first piece of the packet
-                pleft_reg <= h_plen;
+                pleft_reg <= rx_len;
             state <= R_SCAT_XL;
         end
     end
@@ -1115,7 +1223,7 @@ always @(posedge clk) begin
             state <= R_RDONE;
         end else if (pay_done_reg) begin
             state <= R_DONE;
-            if (h_ackreq)
+            if (h_ackreq && !op_ud)
                 send_resp_reg <= 1'b1;
             if (needs_rqe && op_ends)
                 do_cqe_reg <= 1'b1;
@@ -1124,6 +1232,14 @@ always @(posedge clk) begin
     R_DONE: begin
         if (!pay_done_reg) begin
             // the payload drains (dropped, or through the splitter)
+        end else if (op_ud) begin
+            // a datagram changes no QP state; a receive that failed its
+            // checks completes with the error (the QP goes on receiving)
+            if (bad_reg && cqe_status_reg != `FROCE_WC_SUCCESS)
+                do_cqe_reg <= 1'b1;
+            else if (bad_reg)
+                cnt_dropped <= cnt_dropped + 1'b1;
+            state <= R_CQE;
         end else if (dup_reg) begin
             // a duplicate READ: answered again if it still checks out,
             // else ignored; nothing changes
@@ -1307,7 +1423,10 @@ always @(posedge clk) begin
         end else if (!cmpl_nak_reg && cmpl_mode_reg != CM_TMO && h_syn[7:5] == `FROCE_AETH_TYPE_NAK &&
                      h_syn[4:0] != `FROCE_AETH_NAK_PSN_SEQ_ERR) begin
             // fatal NAK: the oldest WQE fails, the rest flush
-            cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
+            if (h_syn[4:0] == `FROCE_AETH_NAK_REMOTE_ACCESS_ERR)
+                cnt_acc_nak_rcvd <= cnt_acc_nak_rcvd + 1'b1;
+            if (h_syn[4:0] == `FROCE_AETH_NAK_INVALID_REQUEST)
+                cnt_inv_nak_rcvd <= cnt_inv_nak_rcvd + 1'b1;
             cmpl_nak_reg <= 1'b1;
             req_err[q_reg] <= 1'b1;
         end else if (rd_fin_reg && !ent_valid) begin
@@ -1381,11 +1500,11 @@ always @(posedge clk) begin
         end else if (cmpl_mode_reg == CM_SEQ && rnr_wait[q_reg]) begin
             // waiting out an RNR NAK: the responder NAKs what we sent after
             // the refused packet; the RNR timer resends from there
-            cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
+            cnt_seq_nak_rcvd <= cnt_seq_nak_rcvd + 1'b1;
             state <= R_KICK2;
         end else if (cmpl_mode_reg == CM_SEQ) begin
             if (!m_rw_valid) begin
-                cnt_nak_rcvd <= cnt_nak_rcvd + 1'b1;
+                cnt_seq_nak_rcvd <= cnt_seq_nak_rcvd + 1'b1;
                 cnt_retrans <= cnt_retrans + 1'b1;
                 m_rw_valid <= 1'b1;
                 m_rw_qpn <= q_reg;
@@ -1397,6 +1516,7 @@ always @(posedge clk) begin
             // RNR NAK: wait, then resend; or give up
             cnt_rnr_rcvd <= cnt_rnr_rcvd + 1'b1;
             if (rnr_retry_ram[q_reg] != 3'd7 && (retired_reg ? rnr_retry_ram[q_reg] : rnr_left_ram[q_reg]) == 3'd0) begin
+                cnt_rnr_retry_exc <= cnt_rnr_retry_exc + 1'b1;
                 cmpl_nak_reg <= 1'b1;
                 req_err[q_reg] <= 1'b1;
                 fatal_status_reg <= `FROCE_WC_RNR_RETRY_EXC_ERR;
@@ -1459,8 +1579,10 @@ always @(posedge clk) begin
     if (qpc_we)
         rqe_tag_ok <= 1'b0;
     if (qpc_we) begin
-        sq_live[qpc_waddr] <= qpc_wdata[`FROCE_QPC_STATE_LSB +: 4] == `FROCE_QP_STATE_RTS ||
-                              qpc_wdata[`FROCE_QPC_STATE_LSB +: 4] == `FROCE_QP_STATE_SQD;
+        // (a datagram QP has no ACKs to wait for)
+        sq_live[qpc_waddr] <= (qpc_wdata[`FROCE_QPC_STATE_LSB +: 4] == `FROCE_QP_STATE_RTS ||
+                               qpc_wdata[`FROCE_QPC_STATE_LSB +: 4] == `FROCE_QP_STATE_SQD) &&
+                              qpc_wdata[`FROCE_QPC_TYPE_LSB +: 4] == `FROCE_QP_TYPE_RC;
         tmo_exp_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_TIMEOUT_LSB +: 5];
         retry_cnt_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RETRY_CNT_LSB +: 3];
         rnr_retry_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RNR_RETRY_LSB +: 3];
@@ -1503,7 +1625,13 @@ always @(posedge clk) begin
         cnt_oos <= 64'd0;
         cnt_nak_sent <= 64'd0;
         cnt_rnr_sent <= 64'd0;
-        cnt_nak_rcvd <= 64'd0;
+        cnt_seq_nak_rcvd <= 64'd0;
+        cnt_acc_nak_rcvd <= 64'd0;
+        cnt_inv_nak_rcvd <= 64'd0;
+        cnt_rnr_retry_exc <= 64'd0;
+        cnt_out_of_buffer <= 64'd0;
+        cnt_len_err <= 64'd0;
+        cnt_qkey_err <= 64'd0;
         cnt_access_err <= 64'd0;
         cnt_dropped <= 64'd0;
     end

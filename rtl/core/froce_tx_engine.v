@@ -38,6 +38,10 @@
  * DMA read tags: bit 2 = WQE fetch (to the WQE buffer), bit 1 = last
  * descriptor of a piece, bit 0 = last piece of the packet.
  *
+ * UD QPs: WQE_UD follows the control segment; one UD SEND ONLY packet per WQE
+ * (DETH, path from the WQE's address vector, no AckReq); no in-flight entry
+ * and no window: the WQE completes (S_UD_CQE) once its payload was read.
+ *
  * ACKs and NAKs built by the responder (s_resp_*) go to the builder between
  * two requester packets, first.
  *
@@ -222,6 +226,9 @@ wire [23:0] oldest_first_psn = if_rdata[`FROCE_INFLIGHT_FIRST_PSN_LSB +: 24];
 
 // context fields
 wire [3:0] c_state = ctx[`FROCE_QPC_STATE_LSB +: `FROCE_QPC_STATE_W];
+wire [3:0] c_type = ctx[`FROCE_QPC_TYPE_LSB +: `FROCE_QPC_TYPE_W];
+wire c_ud = c_type == `FROCE_QP_TYPE_UD || c_type == `FROCE_QP_TYPE_GSI;  // datagrams: WQE_UD, no ACKs
+wire [31:0] c_qkey = ctx[`FROCE_QPC_QKEY_LSB +: 32];
 wire [2:0] c_mtu = ctx[`FROCE_QPC_PATH_MTU_LSB +: `FROCE_QPC_PATH_MTU_W];
 wire c_sig_all = ctx[`FROCE_QPC_SIG_ALL_LSB];
 wire [23:0] c_pdn = ctx[`FROCE_QPC_PDN_LSB +: `FROCE_QPC_PDN_W];
@@ -232,7 +239,6 @@ wire [3:0] c_sq_shift = ctx[`FROCE_QPC_SQ_WQE_SHIFT_LSB +: `FROCE_QPC_SQ_WQE_SHI
 wire [31:0] c_ring_key = ctx[`FROCE_QPC_RING_KEY_LSB +: `FROCE_QPC_RING_KEY_W];
 wire [63:0] c_sq_va = ctx[`FROCE_QPC_SQ_VA_LSB +: `FROCE_QPC_SQ_VA_W];
 wire [7:0] c_sgid = ctx[`FROCE_QPC_AV_SGID_INDEX_LSB +: `FROCE_QPC_AV_SGID_INDEX_W];
-wire [GID_BITS-1:0] gid = gid_ram[c_sgid[GW-1:0]];
 
 reg [32:0] total_reg;           // message bytes (a READ response job: the bytes asked for)
 
@@ -283,6 +289,24 @@ wire [31:0] w_arkey = wqe[128 + `FROCE_WQE_ATOMIC_RKEY_LSB +: 32];
 wire [63:0] w_swap_add = wqe[128 + `FROCE_WQE_ATOMIC_SWAP_ADD_LSB +: 64];
 wire [63:0] w_compare = wqe[128 + `FROCE_WQE_ATOMIC_COMPARE_LSB +: 64];
 
+// UD segment: destination QP, Q_Key, address vector of this datagram
+localparam UD_B = 128;          // its bit offset in the WQE
+wire [23:0] w_ud_dqpn = wqe[UD_B + `FROCE_WQE_UD_DQPN_LSB +: 24];
+wire [31:0] w_ud_qkey = wqe[UD_B + `FROCE_WQE_UD_QKEY_LSB +: 32];
+
+// the packet's path: a connected QP's from its context, a datagram's from its WQE
+wire [2:0] p_net_type = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_NET_TYPE_LSB +: 3] : ctx[`FROCE_QPC_AV_NET_TYPE_LSB +: 3];
+wire p_vlan_en = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_VLAN_EN_LSB] : ctx[`FROCE_QPC_AV_VLAN_EN_LSB];
+wire [11:0] p_vlan_id = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_VLAN_ID_LSB +: 12] : ctx[`FROCE_QPC_AV_VLAN_ID_LSB +: 12];
+wire [47:0] p_dmac = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_DMAC_LSB +: 48] : ctx[`FROCE_QPC_AV_DMAC_LSB +: 48];
+wire [127:0] p_dgid = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_DGID_BYTE * 8 +: 128] : ctx[`FROCE_QPC_AV_DGID_BYTE * 8 +: 128];
+wire [7:0] p_tclass = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_TCLASS_LSB +: 8] : ctx[`FROCE_QPC_AV_TCLASS_LSB +: 8];
+wire [19:0] p_flow = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_FLOW_LABEL_LSB +: 20] : ctx[`FROCE_QPC_AV_FLOW_LABEL_LSB +: 20];
+wire [7:0] p_hop = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_HOP_LIMIT_LSB +: 8] : ctx[`FROCE_QPC_AV_HOP_LIMIT_LSB +: 8];
+wire [15:0] p_sport = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_UDP_SPORT_LSB +: 16] : ctx[`FROCE_QPC_AV_UDP_SPORT_LSB +: 16];
+wire [7:0] p_sgid = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_SGID_INDEX_LSB +: 8] : c_sgid;
+wire [GID_BITS-1:0] gid = gid_ram[p_sgid[GW-1:0]];
+
 wire op_send = w_op == `FROCE_WQE_OP_SEND || w_op == `FROCE_WQE_OP_SEND_WITH_IMM;
 wire op_write = w_op == `FROCE_WQE_OP_RDMA_WRITE || w_op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM;
 wire op_imm = w_op == `FROCE_WQE_OP_SEND_WITH_IMM || w_op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM;
@@ -291,7 +315,8 @@ wire op_cswap = w_op == `FROCE_WQE_OP_ATOMIC_CMP_SWP;
 wire op_atomic = op_cswap || w_op == `FROCE_WQE_OP_ATOMIC_FETCH_ADD;
 wire op_rd_atomic = op_read || op_atomic;
 // control segment, then raddr (WRITE, READ) or the 32-byte atomic segment
-wire [5:0] w_fixed_ds = op_atomic ? 6'd3 : (op_write || op_read) ? 6'd2 : 6'd1;
+// (a datagram: control and the 48-byte UD segment)
+wire [5:0] w_fixed_ds = c_ud ? 6'd4 : op_atomic ? 6'd3 : (op_write || op_read) ? 6'd2 : 6'd1;
 wire [9:0] wqe_bytes = 10'd1 << c_sq_shift;
 
 // SGE i of the current WQE (data segments start after the fixed segments)
@@ -363,7 +388,7 @@ localparam [4:0]
     S_WF_DATA = 5'd5, S_DEC = 5'd6, S_VAL = 5'd7, S_VAL_SEG = 5'd8,
     S_HDR = 5'd9, S_G_XL = 5'd10, S_G_SEG = 5'd11, S_NEXT = 5'd12,
     S_DONE = 5'd13, S_ERR = 5'd14, S_RESP = 5'd15, S_DRAIN = 5'd16,
-    S_RW = 5'd17, S_SKIP = 5'd18;
+    S_RW = 5'd17, S_SKIP = 5'd18, S_UD_CQE = 5'd19;
 reg [4:0] state;
 
 reg [15:0] sq_next_reg;
@@ -446,6 +471,8 @@ always @* begin
         pkt_opcode = `FROCE_OP_RC_RDMA_READ_REQUEST;
     else if (op_atomic)
         pkt_opcode = op_cswap ? `FROCE_OP_RC_COMPARE_SWAP : `FROCE_OP_RC_FETCH_ADD;
+    else if (c_ud)
+        pkt_opcode = op_imm ? `FROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE : `FROCE_OP_UD_SEND_ONLY;
     else if (op_write)
         pkt_opcode = first_pkt_reg ? (last_pkt ? (op_imm ? `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : `FROCE_OP_RC_RDMA_WRITE_ONLY)
                                                : `FROCE_OP_RC_RDMA_WRITE_FIRST)
@@ -459,29 +486,31 @@ always @* begin
 end
 
 reg [15:0] ip_id_reg;
-wire [15:0] av_sport = ctx[`FROCE_QPC_AV_UDP_SPORT_LSB +: 16];
 
 always @* begin
     req_hdr = {`FROCE_RHDR_W{1'b0}};
-    req_hdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W] = ctx[`FROCE_QPC_AV_NET_TYPE_LSB +: 3];
-    req_hdr[`FROCE_RHDR_VLAN_EN_LSB] = ctx[`FROCE_QPC_AV_VLAN_EN_LSB];
-    req_hdr[`FROCE_RHDR_VLAN_VID_LSB +: 12] = ctx[`FROCE_QPC_AV_VLAN_ID_LSB +: 12];
-    req_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48] = ctx[`FROCE_QPC_AV_DMAC_LSB +: 48];
+    req_hdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W] = p_net_type;
+    req_hdr[`FROCE_RHDR_VLAN_EN_LSB] = p_vlan_en;
+    req_hdr[`FROCE_RHDR_VLAN_VID_LSB +: 12] = p_vlan_id;
+    req_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48] = p_dmac;
     req_hdr[`FROCE_RHDR_ETH_SRC_LSB +: 48] = gid[`FROCE_GID_CTX_SMAC_LSB +: 48];
     req_hdr[`FROCE_RHDR_SGID_LSB +: 128] = gid_number(gid[`FROCE_GID_CTX_GID_BYTE * 8 +: 128]);
-    req_hdr[`FROCE_RHDR_DGID_LSB +: 128] = gid_number(ctx[`FROCE_QPC_AV_DGID_BYTE * 8 +: 128]);
-    req_hdr[`FROCE_RHDR_TCLASS_LSB +: 8] = ctx[`FROCE_QPC_AV_TCLASS_LSB +: 8];
-    req_hdr[`FROCE_RHDR_FLOW_LABEL_LSB +: 20] = ctx[`FROCE_QPC_AV_FLOW_LABEL_LSB +: 20];
-    req_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = ctx[`FROCE_QPC_AV_HOP_LIMIT_LSB +: 8];
+    req_hdr[`FROCE_RHDR_DGID_LSB +: 128] = gid_number(p_dgid);
+    req_hdr[`FROCE_RHDR_TCLASS_LSB +: 8] = p_tclass;
+    req_hdr[`FROCE_RHDR_FLOW_LABEL_LSB +: 20] = p_flow;
+    req_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = p_hop;
     req_hdr[`FROCE_RHDR_IP_ID_LSB +: 16] = ip_id_reg;
     req_hdr[`FROCE_RHDR_IP_DF_LSB] = 1'b1;
     // RoCE v2 source port: the AV's, else one per QP from the dynamic range
-    req_hdr[`FROCE_RHDR_UDP_SPORT_LSB +: 16] = av_sport != 16'd0 ? av_sport : {2'b11, {(14 - QW){1'b0}}, q_reg};
+    req_hdr[`FROCE_RHDR_UDP_SPORT_LSB +: 16] = p_sport != 16'd0 ? p_sport : {2'b11, {(14 - QW){1'b0}}, q_reg};
     req_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = pkt_opcode;
     req_hdr[`FROCE_RHDR_SE_LSB] = w_se && last_pkt && (op_send || op_imm);
     req_hdr[`FROCE_RHDR_PKEY_LSB +: 16] = 16'hFFFF;
-    req_hdr[`FROCE_RHDR_DQPN_LSB +: 24] = c_dqpn;
-    req_hdr[`FROCE_RHDR_ACKREQ_LSB] = last_pkt || rd_request;
+    req_hdr[`FROCE_RHDR_DQPN_LSB +: 24] = c_ud ? w_ud_dqpn : c_dqpn;
+    req_hdr[`FROCE_RHDR_ACKREQ_LSB] = (last_pkt || rd_request) && !c_ud;
+    // DETH (datagrams): a WQE Q_Key with bit 31 set means the QP's (IBA 10.2.5)
+    req_hdr[`FROCE_RHDR_DETH_QKEY_LSB +: 32] = w_ud_qkey[31] ? c_qkey : w_ud_qkey;
+    req_hdr[`FROCE_RHDR_DETH_SQPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
     req_hdr[`FROCE_RHDR_PSN_LSB +: 24] = psn_reg;
     req_hdr[`FROCE_RHDR_RETH_VA_LSB +: 64] = w_rva;
     req_hdr[`FROCE_RHDR_RETH_RKEY_LSB +: 32] = w_rkey;
@@ -630,7 +659,7 @@ always @(posedge clk) begin
     S_Q1: begin
         if (sq_next_reg == sq_pi_ram[q_reg] ||
             (c_state != `FROCE_QP_STATE_RTS && !flushing) ||
-            (in_flight >= OUTSTANDING && !flushing)) begin
+            (in_flight >= OUTSTANDING && !flushing && !c_ud)) begin
             in_list[q_reg] <= 1'b0;
             state <= S_IDLE;
         end else begin
@@ -682,17 +711,19 @@ always @(posedge clk) begin
             err_vendor_reg <= `FROCE_VENDOR_ERR_WQE_STALE;
             state <= S_ERR;
         end else if (!(op_send || op_write || op_rd_atomic) || w_ds < w_fixed_ds || w_ds > wqe_bytes[9:4] ||
-                     (op_rd_atomic && w_inline) || (op_atomic && w_ds != 6'd4)) begin
-            // (an atomic has exactly one SGE, for the original value)
+                     (op_rd_atomic && w_inline) || (op_atomic && w_ds != 6'd4) || (c_ud && !op_send)) begin
+            // (an atomic has exactly one SGE, for the original value; a
+            // datagram QP only sends)
             state <= S_ERR;
-        end else if ((op_rd_atomic && rd_outstanding >= rd_limit) || (w_fence && in_flight != 16'd0)) begin
+        end else if (!c_ud && ((op_rd_atomic && rd_outstanding >= rd_limit) || (w_fence && in_flight != 16'd0))) begin
             // READ/atomic limit reached, or a fence (this waits for every
             // earlier WQE, not only READs and atomics): the completer's kick
             // brings the QP back and the WQE is fetched again
             in_list[q_reg] <= 1'b0;
             state <= S_IDLE;
         end else if (w_inline) begin
-            if ({6'd0, w_inline_len} > {12'd0, wqe_bytes} - {14'd0, w_fixed_ds[3:0], 4'd0}) begin
+            if ({6'd0, w_inline_len} > {12'd0, wqe_bytes} - {14'd0, w_fixed_ds[3:0], 4'd0} ||
+                (c_ud && {6'd0, w_inline_len} > {9'd0, mtu})) begin
                 err_status_reg <= `FROCE_WC_LOC_LEN_ERR;
                 err_vendor_reg <= `FROCE_VENDOR_ERR_INLINE_TOO_LONG;
                 state <= S_ERR;
@@ -711,7 +742,8 @@ always @(posedge clk) begin
         if (sge_i == nsge_reg) begin
             sge_i <= 5'd0;
             remain_reg <= total_reg;
-            if (total_reg > 33'h80000000 || (op_atomic && total_reg != 33'd8)) begin
+            // (a datagram is one packet)
+            if (total_reg > 33'h80000000 || (op_atomic && total_reg != 33'd8) || (c_ud && total_reg > {20'd0, mtu})) begin
                 err_status_reg <= `FROCE_WC_LOC_LEN_ERR;
                 err_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
                 state <= S_ERR;
@@ -866,12 +898,36 @@ always @(posedge clk) begin
         end else if (job_reg) begin
             job_reg <= 1'b0;
             state <= S_IDLE;
+        end else if (c_ud) begin
+            // a datagram is done once its payload has been read: no ACK
+            if (ord_count == 5'd0) begin
+                err_status_reg <= `FROCE_WC_SUCCESS;
+                err_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
+                state <= S_UD_CQE;
+            end
         end else if (!w_inline || ord_count == 5'd0) begin
             if (op_rd_atomic)
                 rd_issued_ram[q_reg] <= rd_issued_ram[q_reg] + 1'b1;
             if_we <= 1'b1;
             if_waddr <= {q_reg, sq_next_reg[OW-1:0]};
             if_wdata <= if_entry(first_psn_reg, psn_reg - 1'b1, wqe_sig_reg, w_op);
+            sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
+            psn_ram[q_reg] <= psn_reg;
+            resume_ram[q_reg] <= psn_reg;
+            cnt_wqes <= cnt_wqes + 1'b1;
+            act_push <= 1'b1;
+            act_push_qpn <= q_reg;
+            state <= S_IDLE;
+        end
+    end
+    S_UD_CQE: begin
+        // the datagram's completion (if signaled); it retires here
+        if (wqe_sig_reg && !m_cqe_valid) begin
+            m_cqe_valid <= 1'b1;
+            m_cqe_cqn <= c_scqn;
+            m_cqe <= err_cqe;
+        end else if (!wqe_sig_reg || m_cqe_ready) begin
+            m_cqe_valid <= 1'b0;
             sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
             psn_ram[q_reg] <= psn_reg;
             resume_ram[q_reg] <= psn_reg;
@@ -998,7 +1054,7 @@ froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) packer (
 );
 
 // fields read by other blocks, or kept for later features
-wire unused_tx = ^{ctx, c_sgid, gid, w_dw0, act_in_ready, inline_shifted[WQE_BITS-1:DATA_WIDTH], s_seg_len[31:16],
+wire unused_tx = ^{ctx, p_sgid, gid, w_dw0, act_in_ready, inline_shifted[WQE_BITS-1:DATA_WIDTH], s_seg_len[31:16],
                    if_rdata[IF_BITS-1:24], resume_diff[22:0], next_job_ahead[22:0]};
 
 endmodule
