@@ -768,6 +768,18 @@ Status Host::modify_qp_init(Qp *qp, uint8_t access) {
     return Status();
 }
 
+Status Host::check_path(const Path &path) const {
+    if (path.sgid_index >= cfg_.num_gids) return errorf("SGID index %u", path.sgid_index);
+    if (path.net_type != FROCE_KIND_ROCE_V2_IPV4 && path.net_type != FROCE_KIND_ROCE_V2_IPV6 &&
+        path.net_type != FROCE_KIND_ROCE_V1)
+        return errorf("net type %u", path.net_type);
+    if (path.net_type == FROCE_KIND_ROCE_V2_IPV4 && !path.dgid.is_ipv4_mapped())
+        return errorf("RoCE v2 IPv4 path with DGID %s (not ::ffff:a.b.c.d)", path.dgid.str().c_str());
+    if (!field_fits(path.dmac, 48) || !field_fits(path.flow_label, 20) || !field_fits(path.vlan_id, 12))
+        return errorf("DMAC, flow label or VLAN out of range");
+    return Status();
+}
+
 Status Host::modify_qp_rtr(Qp *qp, const Path &path, uint32_t dest_qpn, uint32_t rq_psn, unsigned mtu_enum,
                            unsigned min_rnr_timer, unsigned max_dest_rd_atomic) {
     FROCE_TRY(check_qp(qp, "modify_qp_rtr"));
@@ -779,14 +791,7 @@ Status Host::modify_qp_rtr(Qp *qp, const Path &path, uint32_t dest_qpn, uint32_t
     if (!field_fits(min_rnr_timer, FROCE_QPC_MIN_RNR_TIMER_W) || max_dest_rd_atomic > 255)
         return errorf("modify_qp_rtr: min_rnr_timer %u / max_dest_rd_atomic %u out of range", min_rnr_timer,
                       max_dest_rd_atomic);
-    if (path.sgid_index >= cfg_.num_gids) return errorf("modify_qp_rtr: SGID index %u", path.sgid_index);
-    if (path.net_type != FROCE_KIND_ROCE_V2_IPV4 && path.net_type != FROCE_KIND_ROCE_V2_IPV6 &&
-        path.net_type != FROCE_KIND_ROCE_V1)
-        return errorf("modify_qp_rtr: net type %u", path.net_type);
-    if (path.net_type == FROCE_KIND_ROCE_V2_IPV4 && !path.dgid.is_ipv4_mapped())
-        return errorf("modify_qp_rtr: RoCE v2 IPv4 path with DGID %s (not ::ffff:a.b.c.d)", path.dgid.str().c_str());
-    if (!field_fits(path.dmac, 48) || !field_fits(path.flow_label, 20) || !field_fits(path.vlan_id, 12))
-        return errorf("modify_qp_rtr: DMAC, flow label or VLAN out of range");
+    FROCE_TRY(check_path(path).context("modify_qp_rtr"));
     uint8_t *c = qp->qpc;
     FSET_DW(c, FROCE_QPC_STATE, FROCE_QP_STATE_RTR);
     FSET_DW(c, FROCE_QPC_PATH_MTU, mtu_enum);
@@ -828,6 +833,27 @@ Status Host::modify_qp_rts(Qp *qp, uint32_t sq_psn, unsigned timeout, unsigned r
     FSET_DW(c, FROCE_QPC_RNR_RETRY, rnr_retry);
     FSET_DW(c, FROCE_QPC_MAX_RD_ATOMIC, max_rd_atomic);
     FROCE_TRY(write_qpc(qp).context("modify_qp_rts"));
+    qp->state = FROCE_QP_STATE_RTS;
+    return Status();
+}
+
+Status Host::modify_qp_ud_rts(Qp *qp, unsigned mtu_enum, uint32_t sq_psn) {
+    FROCE_TRY(check_qp(qp, "modify_qp_ud_rts"));
+    if (qp->caps.type != FROCE_QP_TYPE_UD)
+        return errorf("modify_qp_ud_rts: QP %#x is not a UD QP", qp->qpn);
+    if (qp->state != FROCE_QP_STATE_INIT)
+        return errorf("modify_qp_ud_rts: QP %#x is in state %u, not INIT", qp->qpn, qp->state);
+    if (mtu_enum < FROCE_MTU_256 || mtu_enum > FROCE_MTU_4096) return errorf("modify_qp_ud_rts: MTU enum %u", mtu_enum);
+    if (!field_fits(sq_psn, 24)) return errorf("modify_qp_ud_rts: SQ PSN %#x wider than 24 bits", sq_psn);
+    uint8_t *c = qp->qpc;
+    FSET_DW(c, FROCE_QPC_PATH_MTU, mtu_enum);
+    FSET_DW(c, FROCE_QPC_STATE, FROCE_QP_STATE_RTR);
+    FROCE_TRY(write_qpc(qp).context("modify_qp_ud_rts"));
+    qp->state = FROCE_QP_STATE_RTR;
+    FSET_DW(c, FROCE_QPC_STATE, FROCE_QP_STATE_RTS);
+    FSET_DW(c, FROCE_QPC_SQ_PSN, sq_psn);
+    FSET_DW(c, FROCE_QPC_LOAD_SQ_PSN, 1);
+    FROCE_TRY(write_qpc(qp).context("modify_qp_ud_rts"));
     qp->state = FROCE_QP_STATE_RTS;
     return Status();
 }
@@ -877,7 +903,21 @@ Status build_sq_wqe(uint8_t qp_type, unsigned wqe_shift, const SendWr &wr, uint1
     if (wr.inline_data) FSET_DW(p, FROCE_WQE_CTRL_INLINE_LEN, inline_bytes.size());
     uint8_t *seg = p + FROCE_WQE_CTRL_SIZE;
     if (qp_type == FROCE_QP_TYPE_UD || qp_type == FROCE_QP_TYPE_GSI) {
-        return errorf("build_sq_wqe: UD WQEs (WQE_UD) are not built by this library yet");
+        // (the hardware refuses other opcodes on a UD QP; tests build them)
+        FSET_DW(seg, FROCE_WQE_UD_DQPN, wr.ud.qpn);
+        FSET_DW(seg, FROCE_WQE_UD_QKEY, wr.ud.qkey);
+        const Path &av = wr.ud.av;
+        FSET_DW(seg, FROCE_WQE_UD_AV_SGID_INDEX, av.sgid_index);
+        FSET_DW(seg, FROCE_WQE_UD_AV_HOP_LIMIT, av.hop_limit);
+        FSET_DW(seg, FROCE_WQE_UD_AV_TCLASS, av.tclass);
+        FSET_DW(seg, FROCE_WQE_UD_AV_NET_TYPE, av.net_type);
+        FSET_DW(seg, FROCE_WQE_UD_AV_VLAN_EN, av.vlan_en);
+        FSET_DW(seg, FROCE_WQE_UD_AV_FLOW_LABEL, av.flow_label);
+        FSET_DW(seg, FROCE_WQE_UD_AV_UDP_SPORT, av.udp_sport);
+        FSET_DW(seg, FROCE_WQE_UD_AV_VLAN_ID, av.vlan_id);
+        FSET_QW(seg, FROCE_WQE_UD_AV_DMAC, av.dmac);
+        std::memcpy(seg + FROCE_WQE_UD_AV_DGID_BYTE, av.dgid.raw, FROCE_WQE_UD_AV_DGID_BYTES);
+        seg += FROCE_WQE_UD_SIZE;
     } else if (rdma) {
         FSET_QW(seg, FROCE_WQE_RADDR_VA, wr.remote_addr);
         FSET_DW(seg, FROCE_WQE_RADDR_RKEY, wr.rkey);
@@ -948,8 +988,13 @@ Status Host::post_send_wqe(Qp *qp, const SendWr &wr) {
     if (!rdma && !atomic && !send && op != FROCE_WQE_OP_NOP) return errorf("post_send: QP %#x: opcode %#x unknown", qp->qpn, op);
     if (qp->state != FROCE_QP_STATE_RTS)
         return errorf("post_send: QP %#x is in state %u, not RTS", qp->qpn, qp->state);
-    if (qp->caps.type == FROCE_QP_TYPE_UD)
-        return errorf("post_send: QP %#x: UD sends are not supported by this host library yet", qp->qpn);
+    if (qp->caps.type == FROCE_QP_TYPE_UD) {
+        if (op != FROCE_WQE_OP_SEND && op != FROCE_WQE_OP_SEND_WITH_IMM)
+            return errorf("post_send: QP %#x: a UD QP only sends (opcode %#x)", qp->qpn, op);
+        if (!field_fits(wr.ud.qpn, FROCE_WQE_UD_DQPN_W))
+            return errorf("post_send: QP %#x: destination QPN %#x wider than 24 bits", qp->qpn, wr.ud.qpn);
+        FROCE_TRY(check_path(wr.ud.av).context("post_send: UD address vector"));
+    }
     if (qp->sq_pi - qp->sq_ci >= qp->sq_size())
         return errorf("post_send: QP %#x: SQ full (%" PRIu64 " posted, %" PRIu64 " completed, %u entries)", qp->qpn,
                       qp->sq_pi, qp->sq_ci, qp->sq_size());

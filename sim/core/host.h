@@ -169,6 +169,14 @@ struct Qp {
     uint32_t rq_size() const { return 1u << rq_log; }
 };
 
+// Where a UD send goes: the datagram's address vector, QP and Q_Key (a Q_Key
+// with bit 31 set means the sending QP's own).
+struct UdDest {
+    Path av;
+    uint32_t qpn = 0;
+    uint32_t qkey = 0;
+};
+
 struct Sge {
     uint64_t addr = 0;
     uint32_t len = 0;
@@ -185,6 +193,7 @@ struct SendWr {
     uint64_t compare_add = 0;    // FETCH_ADD: addend; CMP_SWP: compare value
     uint64_t swap = 0;           // CMP_SWP: swap value
     uint32_t imm_inv = 0;        // *_WITH_IMM (be32toh of the wire value), SEND_WITH_INV rkey
+    UdDest ud;                   // UD QPs
 };
 
 struct RecvWr {
@@ -263,6 +272,9 @@ public:
     Status modify_qp_rts(Qp *qp, uint32_t sq_psn, unsigned timeout = 14, unsigned retry_cnt = 7,
                          unsigned rnr_retry = 7, unsigned max_rd_atomic = 16);
     Status modify_qp_err(Qp *qp);
+    // A UD QP from INIT to RTS (no path: each send carries its own); the
+    // path MTU bounds a datagram.
+    Status modify_qp_ud_rts(Qp *qp, unsigned mtu_enum, uint32_t sq_psn);
     // Reads a context back over the control bus (dwords).
     Status read_ctx(uint32_t byte_off, unsigned dwords, std::vector<uint32_t> *out);
     // Writes a context image: dwords 1..n-1, then dword 0.
@@ -318,6 +330,7 @@ private:
     Status alloc_db_slot(uint32_t *page, uint32_t *slot);
     Status write_qpc(Qp *qp);
     Status check_qp(const Qp *qp, const char *what) const;
+    Status check_path(const Path &path) const;
 };
 
 }  // namespace froce_sim
