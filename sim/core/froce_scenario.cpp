@@ -26,11 +26,12 @@ using namespace froce_sim;
 namespace {
 
 const char *kUsage =
-    "usage: froce-scenario NAME [--seed N] [--verbose] [--inject-error]\n"
+    "usage: froce-scenario NAME [--seed N] [--verbose] [--inject-error] [--pcap FILE]\n"
     "       froce-scenario all [--seed N] [--verbose] [--inject-error]\n"
     "       froce-scenario --list\n"
     "  --inject-error  negative control: each scenario runs without its error (good key, intact\n"
-    "                  wire, receive posted, right UAR page) and must FAIL\n";
+    "                  wire, receive posted, right UAR page) and must FAIL\n"
+    "  --pcap FILE     write both directions of the wire to FILE (one scenario only)\n";
 
 [[noreturn]] void usage_exit(const char *why) {
     if (why) std::fprintf(stderr, "froce-scenario: %s\n", why);
@@ -142,8 +143,8 @@ constexpr unsigned kMtu = 1024;   // FROCE_MTU_1024, every pair
 
 class Env {
 public:
-    Env(uint64_t seed, bool verbose, bool quiet, bool inject)
-        : seed_(seed), verbose_(verbose), quiet_(quiet), inject_(inject) {}
+    Env(uint64_t seed, bool verbose, bool quiet, bool inject, const std::string &pcap = "")
+        : seed_(seed), verbose_(verbose), quiet_(quiet), inject_(inject), pcap_(pcap) {}
     Status setup();
 
     Sim &sim() { return *sim_; }
@@ -181,6 +182,7 @@ public:
 private:
     uint64_t seed_;
     bool verbose_, quiet_, inject_;
+    std::string pcap_;
     std::unique_ptr<Sim> sim_;
     std::unique_ptr<Host> ha_, hb_;
     std::vector<std::unique_ptr<Pair>> pairs_;
@@ -200,6 +202,7 @@ Status Env::setup() {
     }
     sc.a_to_b.seed = mix64(seed_ * 2 + 101);
     sc.b_to_a.seed = mix64(seed_ * 2 + 102);
+    sc.pcap = pcap_;
     sim_ = std::make_unique<Sim>(sc);
     FROCE_TRY(sim_->init_status());
     sim_->set_frame_hook([this](int dir, const std::vector<uint8_t> &f, uint64_t cycle) {
@@ -1490,9 +1493,9 @@ const ScenarioDef kScenarios[] = {
 };
 
 // Runs one scenario in a fresh simulation; 0 = ok.
-int run_one(const ScenarioDef &d, uint64_t seed, bool verbose, bool quiet, bool inject) {
+int run_one(const ScenarioDef &d, uint64_t seed, bool verbose, bool quiet, bool inject, const std::string &pcap = "") {
     if (!quiet || verbose) std::printf("== %s (seed %" PRIu64 "): %s\n", d.name, seed, d.what);
-    Env e(seed, verbose, quiet, inject);
+    Env e(seed, verbose, quiet, inject, pcap);
     Status s = e.setup();
     if (s.ok()) s = d.fn(e);
     if (s.ok()) e.final_checks();
@@ -1522,6 +1525,7 @@ int main(int argc, char **argv) {
     std::string name;
     uint64_t seed = 1;
     bool verbose = false, inject = false;
+    std::string pcap;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (a == "--list") {
@@ -1537,6 +1541,9 @@ int main(int argc, char **argv) {
             verbose = true;
         } else if (a == "--inject-error") {
             inject = true;
+        } else if (a == "--pcap") {
+            if (i + 1 >= argc || !argv[i + 1][0]) usage_exit("--pcap: needs a file name");
+            pcap = argv[++i];
         } else if (!a.empty() && a[0] == '-') {
             usage_exit(("unknown option '" + a + "'").c_str());
         } else if (name.empty()) {
@@ -1547,6 +1554,7 @@ int main(int argc, char **argv) {
     }
     if (name.empty()) usage_exit("missing scenario name");
     if (name == "all") {
+        if (!pcap.empty()) usage_exit("--pcap: name one scenario");
         unsigned failed = 0, n = 0;
         for (const auto &d : kScenarios) {
             failed += unsigned(run_one(d, seed, verbose, true, inject));
@@ -1557,6 +1565,6 @@ int main(int argc, char **argv) {
         return failed ? 1 : 0;
     }
     for (const auto &d : kScenarios)
-        if (name == d.name) return run_one(d, seed, verbose, false, inject);
+        if (name == d.name) return run_one(d, seed, verbose, false, inject, pcap);
     usage_exit(("unknown scenario '" + name + "' (--list shows them)").c_str());
 }

@@ -12,6 +12,7 @@
 #   --inline write 100 B, send 61 B
 #   read    0 B, 3000 B (3 responses), --ipv6 5000 B
 #   atomic  fetch-and-add and compare-and-swap
+#   froce-scenario ud: UD datagrams (0 B to the MTU, immediate, inline, IPv6)
 # and runs tests/core/check_frames.py (scapy + ICRC, tshark, the RTL parser)
 # on every capture, then its --self-test (damaged copies must be caught).
 #
@@ -27,6 +28,7 @@ cd "$ROOT"
 
 BUILD_DIR="${FROCE_BUILD:-$ROOT/build}"
 PERF="$BUILD_DIR/bin/froce-perf"
+SCENARIO="$BUILD_DIR/bin/froce-scenario"
 export FROCE_PCAP="${FROCE_PCAP:-$ROOT/build/bin/froce-pcap}"
 PY=/usr/bin/python3
 SEED="${CORE_SEED:-1}"
@@ -78,6 +80,23 @@ run() {
     fi
 }
 
+# scenario NAME: froce-scenario NAME --pcap $OUT/scenario-NAME.pcap
+scenario() {
+    local name="$1"
+    local rc=0
+    "$SCENARIO" "$name" --seed "$SEED" --pcap "$OUT/scenario-$name.pcap" >"$OUT/scenario-$name.log" 2>&1 || rc=$?
+    local res
+    res="$(grep -m1 '^result: ' "$OUT/scenario-$name.log" || true)"
+    if [[ $rc -eq 0 ]]; then
+        echo "ran  scenario $name: ${res#result: }"
+        pcaps+=("$OUT/scenario-$name.pcap")
+    else
+        echo "FAIL scenario $name: froce-scenario exited $rc: ${res#result: }"
+        tail -5 "$OUT/scenario-$name.log" | sed 's/^/      /'
+        failed+=("scenario-$name")
+    fi
+}
+
 echo "== froce-perf runs (clean wire, mtu $MTU, 2 QPs, seed $SEED)"
 run write-0     write --size 0    --iters 8
 run write-1000  write --size 1000 --iters 8
@@ -95,6 +114,7 @@ run read-0      read   --size 0    --iters 4
 run read-3000   read   --size 3000 --iters 6
 run read-ipv6-5000 read --size 5000 --iters 4 --ipv6
 run atomic-mix  atomic --iters 8 --atomic-op mix
+scenario ud
 
 echo "== check_frames.py (${#pcaps[@]} captures)"
 if [[ ${#pcaps[@]} -gt 0 ]]; then
