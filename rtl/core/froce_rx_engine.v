@@ -456,6 +456,7 @@ reg [7:0] resp_syn_reg;
 reg [23:0] resp_psn_reg;
 reg pay_done_reg;                   // the packet's payload has been consumed
 reg pay_split_reg;                  // payload routed to the splitter
+reg tail_reg;                       // an earlier packet's payload still streams to the splitter
 reg do_cqe_reg;                     // receive completion due
 reg [7:0] cqe_status_reg;
 reg [7:0] cqe_vendor_reg;
@@ -526,11 +527,16 @@ wire [63:0] wqe_va = fetch_sq_reg ? c_sq_va + ({48'd0, wqe_index & ~(16'hFFFF <<
                                   : c_rq_va + ({48'd0, wqe_index & ~(16'hFFFF << c_rq_log)} << c_rq_shift);
 wire [QW+16:0] wqe_tag = {fetch_sq_reg, q_reg, wqe_index};
 assign s_hdr_ready = state == R_IDLE && !s_db_valid && !(scan_turn && !m_rw_valid);
-assign pay_to_split = pay_split_reg && !pay_done_reg;
-assign pay_grh = op_ud;
+// A packet whose scatter commands are all queued lets the rest of its payload
+// stream to the splitter on its own (tail_reg) while the next header is
+// processed; the next packet's payload waits behind it. Its ACK and CQE still
+// wait for its writes (wr_pending, the ordered write queue).
+assign pay_to_split = tail_reg || (pay_split_reg && !pay_done_reg);
+assign pay_grh = op_ud && !tail_reg;
+wire pay_finished = pay_done_reg || (pay_split_reg && !tail_reg && !op_ud);
 wire pay_drop = state == R_DROP || state == R_DONE || state == R_PAY || state == R_RDROP || state == R_AACK ||
                 (state == R_CMPL && !resp_pkt_reg);
-assign s_pay_tready = !pay_done_reg && (pay_split_reg ? split_tready : pay_drop);
+assign s_pay_tready = tail_reg ? split_tready : !pay_done_reg && (pay_split_reg ? split_tready : pay_drop);
 assign m_xl_pd = c_pdn;
 
 // segments -> splitter commands + write descriptors
@@ -701,8 +707,12 @@ always @(posedge clk) begin
     if (m_rw_valid && m_rw_ready)
         m_rw_valid <= 1'b0;
     now <= now + 1'b1;
-    if (s_pay_tvalid && s_pay_tready && s_pay_tlast)
-        pay_done_reg <= 1'b1;
+    if (s_pay_tvalid && s_pay_tready && s_pay_tlast) begin
+        if (tail_reg)
+            tail_reg <= 1'b0;
+        else
+            pay_done_reg <= 1'b1;
+    end
 
     case (state)
     R_IDLE: begin
@@ -1218,10 +1228,15 @@ always @(posedge clk) begin
         end
     end
     R_PAY: begin
-        // the payload has gone to the splitter (or is dropped if empty)
-        if (pay_done_reg && resp_pkt_reg) begin
+        // the payload has gone to the splitter (or is dropped if empty), or
+        // goes on streaming there as the tail
+        if (pay_finished && !pay_done_reg) begin
+            pay_done_reg <= 1'b1;
+            tail_reg <= !(s_pay_tvalid && s_pay_tready && s_pay_tlast);
+        end
+        if (pay_finished && resp_pkt_reg) begin
             state <= R_RDONE;
-        end else if (pay_done_reg) begin
+        end else if (pay_finished) begin
             state <= R_DONE;
             if (h_ackreq && !op_ud)
                 send_resp_reg <= 1'b1;
@@ -1310,7 +1325,7 @@ always @(posedge clk) begin
         end
     end
     R_DROP: begin
-        if (pay_done_reg || (s_pay_tvalid && s_pay_tlast))
+        if (pay_done_reg || (s_pay_tvalid && s_pay_tlast && !tail_reg))
             state <= R_ACKQ;
     end
 
@@ -1615,6 +1630,7 @@ always @(posedge clk) begin
         cnt_rnr_rcvd <= 64'd0;
         cnt_retry_exc <= 64'd0;
         pay_split_reg <= 1'b0;
+        tail_reg <= 1'b0;
         wr_pending <= 16'd0;
         nak_sent <= {NUM_QPS{1'b0}};
         in_msg <= {NUM_QPS{1'b0}};
