@@ -468,6 +468,8 @@ reg [7:0] fatal_status_reg;
 reg [7:0] fatal_vendor_reg;
 reg retired_reg;
 reg [15:0] wr_pending;              // our DMA writes not yet completed
+reg resp_wait_reg;                  // m_resp_* latched, waiting for the writes before it
+reg [15:0] resp_left_reg;           // of which not yet completed
 reg dup_reg;                        // a duplicate READ being answered again
 reg [23:0] npsn_reg;                // PSNs the request takes (a READ: one per response)
 reg [7:0] resp_op_reg;              // ACKNOWLEDGE or ATOMIC_ACKNOWLEDGE
@@ -1305,21 +1307,19 @@ always @(posedge clk) begin
     R_ACKQ: begin
         if (!send_resp_reg) begin
             state <= R_IDLE;
-        end else if (!m_resp_valid) begin
-            // every ACK and NAK acknowledges earlier packets: their data
-            // must be in host memory first
-            if (writes_idle) begin
-                m_resp_valid <= 1'b1;
-                m_resp_hdr <= resp_hdr;
-                m_resp_read <= resp_job_reg;
-                m_resp_va <= va_reg;
-                m_resp_rkey <= key_reg;
-                m_resp_len <= wr_total_reg;
-                m_resp_pd <= c_pdn;
-                m_resp_mtu <= c_mtu;
-            end
-        end else if (m_resp_ready) begin
-            m_resp_valid <= 1'b0;
+        end else if (!m_resp_valid && !resp_wait_reg && !m_sw_valid) begin
+            // every ACK and NAK acknowledges earlier packets (a READ response
+            // must see earlier writes): it leaves once the DMA writes issued
+            // so far completed (resp_wait_reg); the engine goes on meanwhile
+            m_resp_hdr <= resp_hdr;
+            m_resp_read <= resp_job_reg;
+            m_resp_va <= va_reg;
+            m_resp_rkey <= key_reg;
+            m_resp_len <= wr_total_reg;
+            m_resp_pd <= c_pdn;
+            m_resp_mtu <= c_mtu;
+            resp_wait_reg <= 1'b1;
+            resp_left_reg <= wr_pending - {15'd0, wr_done};
             send_resp_reg <= 1'b0;
             state <= R_IDLE;
         end
@@ -1563,6 +1563,18 @@ always @(posedge clk) begin
     wr_pending <= wr_pending + {15'd0, wr_inc_scat} + {15'd0, wr_inc_sw} - {15'd0, wr_done};
     if (m_sw_valid && m_sw_ready)
         m_sw_valid <= 1'b0;
+    // a latched response leaves when the writes before it completed (the
+    // write engine completes them in the order they were issued)
+    if (resp_wait_reg) begin
+        if (resp_left_reg == 16'd0) begin
+            m_resp_valid <= 1'b1;
+            resp_wait_reg <= 1'b0;
+        end else begin
+            resp_left_reg <= resp_left_reg - {15'd0, wr_done};
+        end
+    end
+    if (m_resp_valid && m_resp_ready)
+        m_resp_valid <= 1'b0;
 
     // RQ WQE data
     if (s_rd_tvalid) begin
@@ -1611,6 +1623,7 @@ always @(posedge clk) begin
         state <= R_IDLE;
         m_xl_valid <= 1'b0;
         m_resp_valid <= 1'b0;
+        resp_wait_reg <= 1'b0;
         m_kick_valid <= 1'b0;
         m_rw_valid <= 1'b0;
         m_cqe_valid <= 1'b0;
