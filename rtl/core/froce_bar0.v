@@ -29,10 +29,13 @@
  *                vector, the PCIe bridge forms the message) and vector control
  *                (bit 0 = mask, 1 after reset as PCIe requires; msix_mask)
  *   MSIX_PBA     dword 0: msix_pending (vectors 0..31), the rest 0
+ *   NETDEV       NTX_/NRX_ ADDR_LO/HI, CFG {LOG_SIZE, ENABLE} (rw; a CFG
+ *                write pulses n?x_cfg_we, and with ENABLE = 0 it zeroes PI),
+ *                PI (wo, reads 0), CI (ro, from froce_netdev), NETDEV_IRQ
+ *                {VECTOR} (rw), NETDEV_ARM (w1s: ARM = 1 pulses nd_arm)
  * Later work, reading their reset value (0) and ignoring writes:
  *   CMD (CMD_ADDR_LO/HI, CMD_DOORBELL, CMD_STATUS: the firmware mailbox),
- *   NETDEV (NTX_*, NRX_*, NETDEV_IRQ, NETDEV_ARM), UAR_SHADOW (simulation
- *   platform only, CAPS.UAR_SHADOW = 0).
+ *   UAR_SHADOW (simulation platform only, CAPS.UAR_SHADOW = 0).
  * Unmapped offsets and writes to read-only registers: OKAY, reads 0, writes
  * ignored (a driver bug must not hang or abort the PCIe transaction).
  * Accesses are 32-bit: WSTRB is ignored (a partial write writes the dword).
@@ -89,6 +92,22 @@ module froce_bar0 #(
     output reg  [23:0]              m_eqdb_ci,
     output reg                      m_eqdb_arm,
 
+    /* netdev rings (froce_netdev) */
+    output reg  [63:0]              ntx_addr,
+    output wire [4:0]               ntx_log,
+    output wire                     ntx_en,
+    output reg  [15:0]              ntx_pi,
+    output reg                      ntx_cfg_we,
+    input  wire [15:0]              ntx_ci,
+    output reg  [63:0]              nrx_addr,
+    output wire [4:0]               nrx_log,
+    output wire                     nrx_en,
+    output reg  [15:0]              nrx_pi,
+    output reg                      nrx_cfg_we,
+    input  wire [15:0]              nrx_ci,
+    output reg  [4:0]               nd_vector,
+    output reg                      nd_arm,
+
     /* counters and MSI-X */
     input  wire [CNT_BITS-1:0]      cnt_flat,
     output reg  [NUM_VECTORS-1:0]   msix_mask,
@@ -114,6 +133,12 @@ localparam [ADDR_W-1:0] PBA_B = `FROCE_BAR0_MSIX_PBA_BASE;
 reg [31:0] scratch;
 reg [31:0] eq0_cfg;
 reg [31:0] cnt_hi_latch;
+reg [4:0] ntx_log_r, nrx_log_r;
+reg ntx_en_r, nrx_en_r;
+assign ntx_log = ntx_log_r;
+assign ntx_en = ntx_en_r;
+assign nrx_log = nrx_log_r;
+assign nrx_en = nrx_en_r;
 // MSI-X table: address low, address high, data (vector control is msix_mask)
 reg [31:0] msix_tab [0:NUM_VECTORS*4-1];
 
@@ -135,6 +160,9 @@ wire [VW-1:0] w_vec = w_tab_off[VW+3:4];
 
 always @(posedge clk) begin
     eq0_cfg_we <= 1'b0;
+    ntx_cfg_we <= 1'b0;
+    nrx_cfg_we <= 1'b0;
+    nd_arm <= 1'b0;
     if (m_eqdb_valid && m_eqdb_ready)
         m_eqdb_valid <= 1'b0;
     if (s_axil_bvalid && s_axil_bready)
@@ -155,6 +183,28 @@ always @(posedge clk) begin
             m_eqdb_eqn <= s_axil_wdata[`FROCE_REG_EQ_DOORBELL_EQN_SHIFT +: `FROCE_REG_EQ_DOORBELL_EQN_W];
             m_eqdb_arm <= s_axil_wdata[`FROCE_REG_EQ_DOORBELL_ARM_SHIFT];
         end
+        `FROCE_REG_NTX_ADDR_LO: ntx_addr[31:0] <= s_axil_wdata;
+        `FROCE_REG_NTX_ADDR_HI: ntx_addr[63:32] <= s_axil_wdata;
+        `FROCE_REG_NTX_CFG: begin
+            ntx_log_r <= s_axil_wdata[`FROCE_REG_NTX_CFG_LOG_SIZE_SHIFT +: `FROCE_REG_NTX_CFG_LOG_SIZE_W];
+            ntx_en_r <= s_axil_wdata[`FROCE_REG_NTX_CFG_ENABLE_SHIFT];
+            ntx_cfg_we <= 1'b1;
+            if (!s_axil_wdata[`FROCE_REG_NTX_CFG_ENABLE_SHIFT])
+                ntx_pi <= 16'd0;
+        end
+        `FROCE_REG_NTX_PI: ntx_pi <= s_axil_wdata[`FROCE_REG_NTX_PI_PI_SHIFT +: `FROCE_REG_NTX_PI_PI_W];
+        `FROCE_REG_NRX_ADDR_LO: nrx_addr[31:0] <= s_axil_wdata;
+        `FROCE_REG_NRX_ADDR_HI: nrx_addr[63:32] <= s_axil_wdata;
+        `FROCE_REG_NRX_CFG: begin
+            nrx_log_r <= s_axil_wdata[`FROCE_REG_NRX_CFG_LOG_SIZE_SHIFT +: `FROCE_REG_NRX_CFG_LOG_SIZE_W];
+            nrx_en_r <= s_axil_wdata[`FROCE_REG_NRX_CFG_ENABLE_SHIFT];
+            nrx_cfg_we <= 1'b1;
+            if (!s_axil_wdata[`FROCE_REG_NRX_CFG_ENABLE_SHIFT])
+                nrx_pi <= 16'd0;
+        end
+        `FROCE_REG_NRX_PI: nrx_pi <= s_axil_wdata[`FROCE_REG_NRX_PI_PI_SHIFT +: `FROCE_REG_NRX_PI_PI_W];
+        `FROCE_REG_NETDEV_IRQ: nd_vector <= s_axil_wdata[`FROCE_REG_NETDEV_IRQ_VECTOR_SHIFT +: `FROCE_REG_NETDEV_IRQ_VECTOR_W];
+        `FROCE_REG_NETDEV_ARM: nd_arm <= s_axil_wdata[`FROCE_REG_NETDEV_ARM_ARM_SHIFT];
         default: ;
         endcase
         if (w_tab) begin
@@ -169,6 +219,18 @@ always @(posedge clk) begin
         scratch <= 32'd0;
         eq0_cfg <= 32'd0;
         eq0_addr <= 64'd0;
+        ntx_addr <= 64'd0;
+        ntx_log_r <= 5'd0;
+        ntx_en_r <= 1'b0;
+        ntx_pi <= 16'd0;
+        ntx_cfg_we <= 1'b0;
+        nrx_addr <= 64'd0;
+        nrx_log_r <= 5'd0;
+        nrx_en_r <= 1'b0;
+        nrx_pi <= 16'd0;
+        nrx_cfg_we <= 1'b0;
+        nd_vector <= 5'd0;
+        nd_arm <= 1'b0;
         msix_mask <= {NUM_VECTORS{1'b1}};
     end
 end
@@ -236,6 +298,21 @@ always @* begin
     `FROCE_REG_EQ0_ADDR_HI: rd = eq0_addr[63:32];
     `FROCE_REG_EQ0_CFG: rd = eq0_cfg;
     `FROCE_BAR0_MSIX_PBA_BASE: rd = pba_word;
+    `FROCE_REG_NTX_ADDR_LO: rd = ntx_addr[31:0];
+    `FROCE_REG_NTX_ADDR_HI: rd = ntx_addr[63:32];
+    `FROCE_REG_NTX_CFG: begin
+        rd[`FROCE_REG_NTX_CFG_LOG_SIZE_SHIFT +: `FROCE_REG_NTX_CFG_LOG_SIZE_W] = ntx_log_r;
+        rd[`FROCE_REG_NTX_CFG_ENABLE_SHIFT] = ntx_en_r;
+    end
+    `FROCE_REG_NTX_CI: rd[`FROCE_REG_NTX_CI_CI_SHIFT +: `FROCE_REG_NTX_CI_CI_W] = ntx_ci;
+    `FROCE_REG_NRX_ADDR_LO: rd = nrx_addr[31:0];
+    `FROCE_REG_NRX_ADDR_HI: rd = nrx_addr[63:32];
+    `FROCE_REG_NRX_CFG: begin
+        rd[`FROCE_REG_NRX_CFG_LOG_SIZE_SHIFT +: `FROCE_REG_NRX_CFG_LOG_SIZE_W] = nrx_log_r;
+        rd[`FROCE_REG_NRX_CFG_ENABLE_SHIFT] = nrx_en_r;
+    end
+    `FROCE_REG_NRX_CI: rd[`FROCE_REG_NRX_CI_CI_SHIFT +: `FROCE_REG_NRX_CI_CI_W] = nrx_ci;
+    `FROCE_REG_NETDEV_IRQ: rd[`FROCE_REG_NETDEV_IRQ_VECTOR_SHIFT +: `FROCE_REG_NETDEV_IRQ_VECTOR_W] = nd_vector;
     default: ;
     endcase
     if (r_cnt)

@@ -2,6 +2,7 @@ rtl/common/froce_fifo.v
 rtl/common/froce_axis_pack.v
 rtl/common/froce_axis_prepend.v
 rtl/common/froce_axis_split.v
+rtl/common/froce_frame_fifo.v
 rtl/crc/froce_crc32_step.v
 rtl/roce/froce_opcode_info.v
 rtl/roce/froce_icrc_mask.v
@@ -18,4 +19,5 @@ rtl/core/froce_event_engine.v
 rtl/core/froce_bar0.v
 rtl/core/froce_tx_engine.v
 rtl/core/froce_rx_engine.v
+rtl/core/froce_netdev.v
 rtl/core/froce_core.v

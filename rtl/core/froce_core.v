@@ -138,8 +138,10 @@ module froce_core #(
  *   BAR2 ------------------> froce_doorbell -> SQ doorbells -> tx engine
  *                                           -> RQ doorbells -> rx engine
  *   eth rx -> rx_parser -> rx_pkt_buffer -> rx engine (responder, completer)
- *                                             | payload -> axis_split -> write mux
- *   tx engine (requester, ACKs) -> tx_builder -> eth tx
+ *                                |            | payload -> axis_split -> write mux
+ *                                `- not RoCE -> froce_netdev RX ring (own dma_wr)
+ *   tx engine (requester, ACKs) -> tx_builder -> frame mux (froce_netdev) -> eth tx
+ *                             netdev TX ring (own dma_rd) -^
  *   rx engine / tx engine -> cq engine -> write mux -> dma_wr -> AXI
  *   tx engine -> dma_rd (WQEs, gather); rx engine -> dma_rd (RQ WQEs)
  *
@@ -370,7 +372,8 @@ froce_mr_xlate #(.NUM_MRS(NUM_MRS), .NUM_MTT(NUM_MTT), .TAG_W(1)) xlate_rx (
 );
 
 // ---------------------------------------------------------------------------
-// DMA engines and the AXI mux (reads: 0 requester, 1 responder; write: 0)
+// DMA engines and the AXI mux (reads: 0 requester, 1 responder, 2 netdev;
+// writes: 0 the ordered write queue, 1 netdev)
 // ---------------------------------------------------------------------------
 
 wire trd_desc_valid, trd_desc_ready;
@@ -405,16 +408,18 @@ wire [1:0] wr_st_tag;
 wire wr_st_valid;
 wire [3:0] wr_st_err;
 
-// AXI signals of the three engines, packed for the mux
-wire [2*S_ID-1:0] ar_id; wire [2*64-1:0] ar_addr; wire [2*8-1:0] ar_len; wire [2*3-1:0] ar_size;
-wire [2*2-1:0] ar_burst; wire [1:0] ar_lock; wire [2*4-1:0] ar_cache; wire [2*3-1:0] ar_prot;
-wire [1:0] ar_valid, ar_ready;
-wire [2*S_ID-1:0] r_id; wire [2*DATA_WIDTH-1:0] r_data; wire [2*2-1:0] r_resp;
-wire [1:0] r_last, r_valid, r_ready;
-wire [S_ID-1:0] aw_id; wire [63:0] aw_addr; wire [7:0] aw_len; wire [2:0] aw_size; wire [1:0] aw_burst;
-wire aw_lock; wire [3:0] aw_cache; wire [2:0] aw_prot; wire aw_valid, aw_ready;
-wire [DATA_WIDTH-1:0] w_data; wire [W-1:0] w_strb; wire w_last, w_valid, w_ready;
-wire [S_ID-1:0] b_id; wire [1:0] b_resp; wire b_valid, b_ready;
+// AXI signals of the five engines, packed for the mux (reads: 0 requester,
+// 1 responder, 2 netdev; writes: 0 the ordered write queue, 1 netdev)
+wire [3*S_ID-1:0] ar_id; wire [3*64-1:0] ar_addr; wire [3*8-1:0] ar_len; wire [3*3-1:0] ar_size;
+wire [3*2-1:0] ar_burst; wire [2:0] ar_lock; wire [3*4-1:0] ar_cache; wire [3*3-1:0] ar_prot;
+wire [2:0] ar_valid, ar_ready;
+wire [3*S_ID-1:0] r_id; wire [3*DATA_WIDTH-1:0] r_data; wire [3*2-1:0] r_resp;
+wire [2:0] r_last, r_valid, r_ready;
+wire [2*S_ID-1:0] aw_id; wire [2*64-1:0] aw_addr; wire [2*8-1:0] aw_len; wire [2*3-1:0] aw_size;
+wire [2*2-1:0] aw_burst; wire [1:0] aw_lock; wire [2*4-1:0] aw_cache; wire [2*3-1:0] aw_prot;
+wire [1:0] aw_valid, aw_ready;
+wire [2*DATA_WIDTH-1:0] w_data; wire [2*W-1:0] w_strb; wire [1:0] w_last, w_valid, w_ready;
+wire [2*S_ID-1:0] b_id; wire [2*2-1:0] b_resp; wire [1:0] b_valid, b_ready;
 
 froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(3), .AXI_ID_WIDTH(S_ID)) dma_rd_tx (
     .clk(clk), .rst(rst),
@@ -456,15 +461,68 @@ froce_dma_wr #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(2), .AXI_ID_WIDTH(S_ID)) dma_
     .s_wr_axis_tready(wr_tready), .s_wr_axis_tlast(wr_tlast),
     .m_wr_status_tag(wr_st_tag), .m_wr_status_error(wr_st_err), .m_wr_status_valid(wr_st_valid),
     .m_wr_status_ready(1'b1),
-    .m_axi_awid(aw_id), .m_axi_awaddr(aw_addr), .m_axi_awlen(aw_len), .m_axi_awsize(aw_size),
-    .m_axi_awburst(aw_burst), .m_axi_awlock(aw_lock), .m_axi_awcache(aw_cache), .m_axi_awprot(aw_prot),
-    .m_axi_awvalid(aw_valid), .m_axi_awready(aw_ready),
-    .m_axi_wdata(w_data), .m_axi_wstrb(w_strb), .m_axi_wlast(w_last), .m_axi_wvalid(w_valid),
-    .m_axi_wready(w_ready),
-    .m_axi_bid(b_id), .m_axi_bresp(b_resp), .m_axi_bvalid(b_valid), .m_axi_bready(b_ready)
+    .m_axi_awid(aw_id[0 +: S_ID]), .m_axi_awaddr(aw_addr[0 +: 64]), .m_axi_awlen(aw_len[0 +: 8]),
+    .m_axi_awsize(aw_size[0 +: 3]), .m_axi_awburst(aw_burst[0 +: 2]), .m_axi_awlock(aw_lock[0]),
+    .m_axi_awcache(aw_cache[0 +: 4]), .m_axi_awprot(aw_prot[0 +: 3]),
+    .m_axi_awvalid(aw_valid[0]), .m_axi_awready(aw_ready[0]),
+    .m_axi_wdata(w_data[0 +: DATA_WIDTH]), .m_axi_wstrb(w_strb[0 +: W]), .m_axi_wlast(w_last[0]),
+    .m_axi_wvalid(w_valid[0]), .m_axi_wready(w_ready[0]),
+    .m_axi_bid(b_id[0 +: S_ID]), .m_axi_bresp(b_resp[0 +: 2]), .m_axi_bvalid(b_valid[0]), .m_axi_bready(b_ready[0])
 );
 
-froce_axi_mux #(.DATA_WIDTH(DATA_WIDTH), .N_RD(2), .N_WR(1), .S_ID_WIDTH(S_ID), .M_ID_WIDTH(AXI_ID_WIDTH)) axi_mux (
+// netdev rings: their own read and write engines (froce_netdev)
+wire nrd_desc_valid, nrd_desc_ready;
+wire [63:0] nrd_desc_addr;
+wire [15:0] nrd_desc_len;
+wire [DATA_WIDTH-1:0] nrd_tdata;
+wire [W-1:0] nrd_tkeep;
+wire nrd_tvalid, nrd_tready, nrd_tlast;
+wire unused_nrd_tid, unused_nrd_st_tag;
+wire [3:0] nrd_st_err;
+wire nrd_st_valid;
+wire nwr_desc_valid, nwr_desc_ready;
+wire [63:0] nwr_desc_addr;
+wire [15:0] nwr_desc_len;
+wire [DATA_WIDTH-1:0] nwr_tdata;
+wire nwr_tvalid, nwr_tready, nwr_tlast;
+wire unused_nwr_st_tag;
+wire [3:0] nwr_st_err;
+wire nwr_st_valid;
+
+froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_rd_nd (
+    .clk(clk), .rst(rst),
+    .s_rd_desc_addr(nrd_desc_addr), .s_rd_desc_len(nrd_desc_len), .s_rd_desc_tag(1'b0),
+    .s_rd_desc_valid(nrd_desc_valid), .s_rd_desc_ready(nrd_desc_ready),
+    .m_rd_status_tag(unused_nrd_st_tag), .m_rd_status_error(nrd_st_err), .m_rd_status_valid(nrd_st_valid),
+    .m_rd_status_ready(1'b1),
+    .m_rd_axis_tdata(nrd_tdata), .m_rd_axis_tkeep(nrd_tkeep), .m_rd_axis_tvalid(nrd_tvalid),
+    .m_rd_axis_tready(nrd_tready), .m_rd_axis_tlast(nrd_tlast), .m_rd_axis_tid(unused_nrd_tid),
+    .m_axi_arid(ar_id[2*S_ID +: S_ID]), .m_axi_araddr(ar_addr[128 +: 64]), .m_axi_arlen(ar_len[16 +: 8]),
+    .m_axi_arsize(ar_size[6 +: 3]), .m_axi_arburst(ar_burst[4 +: 2]), .m_axi_arlock(ar_lock[2]),
+    .m_axi_arcache(ar_cache[8 +: 4]), .m_axi_arprot(ar_prot[6 +: 3]), .m_axi_arvalid(ar_valid[2]),
+    .m_axi_arready(ar_ready[2]),
+    .m_axi_rid(r_id[2*S_ID +: S_ID]), .m_axi_rdata(r_data[2*DATA_WIDTH +: DATA_WIDTH]),
+    .m_axi_rresp(r_resp[4 +: 2]), .m_axi_rlast(r_last[2]), .m_axi_rvalid(r_valid[2]), .m_axi_rready(r_ready[2])
+);
+
+froce_dma_wr #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_wr_nd (
+    .clk(clk), .rst(rst),
+    .s_wr_desc_addr(nwr_desc_addr), .s_wr_desc_len(nwr_desc_len), .s_wr_desc_tag(1'b0),
+    .s_wr_desc_valid(nwr_desc_valid), .s_wr_desc_ready(nwr_desc_ready),
+    .s_wr_axis_tdata(nwr_tdata), .s_wr_axis_tkeep({W{1'b1}}), .s_wr_axis_tvalid(nwr_tvalid),
+    .s_wr_axis_tready(nwr_tready), .s_wr_axis_tlast(nwr_tlast),
+    .m_wr_status_tag(unused_nwr_st_tag), .m_wr_status_error(nwr_st_err), .m_wr_status_valid(nwr_st_valid),
+    .m_wr_status_ready(1'b1),
+    .m_axi_awid(aw_id[S_ID +: S_ID]), .m_axi_awaddr(aw_addr[64 +: 64]), .m_axi_awlen(aw_len[8 +: 8]),
+    .m_axi_awsize(aw_size[3 +: 3]), .m_axi_awburst(aw_burst[2 +: 2]), .m_axi_awlock(aw_lock[1]),
+    .m_axi_awcache(aw_cache[4 +: 4]), .m_axi_awprot(aw_prot[3 +: 3]),
+    .m_axi_awvalid(aw_valid[1]), .m_axi_awready(aw_ready[1]),
+    .m_axi_wdata(w_data[DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(w_strb[W +: W]), .m_axi_wlast(w_last[1]),
+    .m_axi_wvalid(w_valid[1]), .m_axi_wready(w_ready[1]),
+    .m_axi_bid(b_id[S_ID +: S_ID]), .m_axi_bresp(b_resp[2 +: 2]), .m_axi_bvalid(b_valid[1]), .m_axi_bready(b_ready[1])
+);
+
+froce_axi_mux #(.DATA_WIDTH(DATA_WIDTH), .N_RD(3), .N_WR(2), .S_ID_WIDTH(S_ID), .M_ID_WIDTH(AXI_ID_WIDTH)) axi_mux (
     .clk(clk), .rst(rst),
     .s_axi_arid(ar_id), .s_axi_araddr(ar_addr), .s_axi_arlen(ar_len), .s_axi_arsize(ar_size),
     .s_axi_arburst(ar_burst), .s_axi_arlock(ar_lock), .s_axi_arcache(ar_cache), .s_axi_arprot(ar_prot),
@@ -518,9 +576,9 @@ wire b_hdr_valid, b_hdr_ready;
 wire [DATA_WIDTH-1:0] b_tdata;
 wire [W-1:0] b_tkeep;
 wire b_tvalid, b_tready, b_tlast;
-wire [DATA_WIDTH-1:0] unused_net_tdata;
-wire [W-1:0] unused_net_tkeep;
-wire net_tvalid, unused_net_tlast;
+wire [DATA_WIDTH-1:0] net_tdata;
+wire [W-1:0] net_tkeep;
+wire net_tvalid, net_tready, net_tlast;
 wire pb_stat_valid, pb_stat_roce, pb_stat_net, pb_stat_dropped, pb_stat_overflow;
 
 froce_rx_pkt_buffer #(.DATA_WIDTH(DATA_WIDTH)) rx_buffer (
@@ -531,9 +589,9 @@ froce_rx_pkt_buffer #(.DATA_WIDTH(DATA_WIDTH)) rx_buffer (
     .m_roce_hdr(b_hdr), .m_roce_hdr_valid(b_hdr_valid), .m_roce_hdr_ready(b_hdr_ready),
     .m_roce_tdata(b_tdata), .m_roce_tkeep(b_tkeep), .m_roce_tvalid(b_tvalid), .m_roce_tready(b_tready),
     .m_roce_tlast(b_tlast),
-    // the netdev ring comes later: frames that are not RoCE are dropped here
-    .m_net_tdata(unused_net_tdata), .m_net_tkeep(unused_net_tkeep), .m_net_tvalid(net_tvalid),
-    .m_net_tready(1'b1), .m_net_tlast(unused_net_tlast),
+    // frames that are not RoCE: to the netdev RX ring (froce_netdev)
+    .m_net_tdata(net_tdata), .m_net_tkeep(net_tkeep), .m_net_tvalid(net_tvalid),
+    .m_net_tready(net_tready), .m_net_tlast(net_tlast),
     .stat_valid(pb_stat_valid), .stat_roce(pb_stat_roce), .stat_net(pb_stat_net),
     .stat_dropped(pb_stat_dropped), .stat_overflow(pb_stat_overflow)
 );
@@ -618,13 +676,17 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
 
 wire tx_len_err;
 wire tx_tuser;
+// RoCE frames: to the Ethernet TX frame mux in froce_netdev
+wire [DATA_WIDTH-1:0] rb_tdata;
+wire [W-1:0] rb_tkeep;
+wire rb_tvalid, rb_tready, rb_tlast;
 froce_tx_builder #(.DATA_WIDTH(DATA_WIDTH)) tx_builder (
     .clk(clk), .rst(rst),
     .s_hdr(t_hdr), .s_hdr_valid(t_hdr_valid), .s_hdr_ready(t_hdr_ready),
     .s_axis_tdata(t_tdata), .s_axis_tkeep(t_tkeep), .s_axis_tvalid(t_tvalid), .s_axis_tready(t_tready),
     .s_axis_tlast(t_tlast),
-    .m_axis_tdata(m_eth_tx_tdata), .m_axis_tkeep(m_eth_tx_tkeep), .m_axis_tvalid(m_eth_tx_tvalid),
-    .m_axis_tready(m_eth_tx_tready), .m_axis_tlast(m_eth_tx_tlast), .m_axis_tuser(tx_tuser),
+    .m_axis_tdata(rb_tdata), .m_axis_tkeep(rb_tkeep), .m_axis_tvalid(rb_tvalid),
+    .m_axis_tready(rb_tready), .m_axis_tlast(rb_tlast), .m_axis_tuser(tx_tuser),
     .stat_len_err(tx_len_err)
 );
 
@@ -818,8 +880,10 @@ wire eq0_enable, eq0_cfg_we;
 wire eqdb_valid, eqdb_ready, eqdb_arm;
 wire [5:0] eqdb_eqn;
 wire [23:0] eqdb_ci;
-wire [NUM_VECTORS-1:0] msix_mask, msix_pending;
+wire [NUM_VECTORS-1:0] msix_mask, msix_pending, ev_msix_pending;
 wire [31:0] c_eqes, c_msix, c_eq_dropped;
+wire [4:0] ev_msix_vector;
+wire ev_msix_valid, ev_msix_ready;
 
 froce_event_engine #(.NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS)) event_engine (
     .clk(clk), .rst(rst),
@@ -830,13 +894,84 @@ froce_event_engine #(.NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS)) event_engine 
     .s_db_valid(eqdb_valid), .s_db_ready(eqdb_ready), .s_db_eqn(eqdb_eqn), .s_db_ci(eqdb_ci), .s_db_arm(eqdb_arm),
     .m_wr_valid(ev_wr_valid), .m_wr_ready(wq_push_ev), .m_wr_addr(ev_wr_addr), .m_wr_data(ev_wr_data),
     .m_wr_last(ev_wr_last), .wr_done(ev_wr_done),
-    .msix_mask(msix_mask), .msix_pending(msix_pending),
-    .m_msix_vector(m_msix_vector), .m_msix_valid(m_msix_valid), .m_msix_ready(m_msix_ready),
+    .msix_mask(msix_mask), .msix_pending(ev_msix_pending),
+    .m_msix_vector(ev_msix_vector), .m_msix_valid(ev_msix_valid), .m_msix_ready(ev_msix_ready),
     .cnt_eqes(c_eqes), .cnt_msix(c_msix), .cnt_dropped(c_eq_dropped)
 );
 
-// CAPS: what the engine does end to end today (RDMA READ and atomics)
-localparam [31:0] CAPS = 32'd1 << `FROCE_REG_CAPS_ATOMIC_SHIFT;
+// ---------------------------------------------------------------------------
+// Netdev rings, the Ethernet TX frame mux and the netdev MSI-X vector
+// ---------------------------------------------------------------------------
+
+wire [63:0] ntx_addr, nrx_addr;
+wire [4:0] ntx_log, nrx_log, nd_vector;
+wire ntx_en, nrx_en, ntx_cfg_we, nrx_cfg_we, nd_arm;
+wire [15:0] ntx_pi, nrx_pi, ntx_ci, nrx_ci;
+wire nd_irq_pending, nd_irq_taken;
+wire [4:0] nd_irq_vector;
+wire [63:0] c_nd_tx_pkts, c_nd_rx_pkts, c_nd_rx_dropped;
+
+froce_netdev #(.DATA_WIDTH(DATA_WIDTH)) netdev (
+    .clk(clk), .rst(rst),
+    .ntx_addr(ntx_addr), .ntx_log(ntx_log), .ntx_en(ntx_en), .ntx_pi(ntx_pi), .ntx_cfg_we(ntx_cfg_we),
+    .ntx_ci(ntx_ci),
+    .nrx_addr(nrx_addr), .nrx_log(nrx_log), .nrx_en(nrx_en), .nrx_pi(nrx_pi), .nrx_cfg_we(nrx_cfg_we),
+    .nrx_ci(nrx_ci),
+    .irq_vector_cfg(nd_vector), .irq_arm(nd_arm),
+    .s_net_tdata(net_tdata), .s_net_tkeep(net_tkeep), .s_net_tvalid(net_tvalid), .s_net_tready(net_tready),
+    .s_net_tlast(net_tlast),
+    .s_roce_tdata(rb_tdata), .s_roce_tkeep(rb_tkeep), .s_roce_tvalid(rb_tvalid), .s_roce_tready(rb_tready),
+    .s_roce_tlast(rb_tlast),
+    .m_eth_tdata(m_eth_tx_tdata), .m_eth_tkeep(m_eth_tx_tkeep), .m_eth_tvalid(m_eth_tx_tvalid),
+    .m_eth_tready(m_eth_tx_tready), .m_eth_tlast(m_eth_tx_tlast),
+    .m_rd_desc_addr(nrd_desc_addr), .m_rd_desc_len(nrd_desc_len), .m_rd_desc_valid(nrd_desc_valid),
+    .m_rd_desc_ready(nrd_desc_ready),
+    .s_rd_tdata(nrd_tdata), .s_rd_tkeep(nrd_tkeep), .s_rd_tvalid(nrd_tvalid), .s_rd_tready(nrd_tready),
+    .s_rd_tlast(nrd_tlast), .s_rd_st_valid(nrd_st_valid), .s_rd_st_err(nrd_st_err),
+    .m_wr_desc_addr(nwr_desc_addr), .m_wr_desc_len(nwr_desc_len), .m_wr_desc_valid(nwr_desc_valid),
+    .m_wr_desc_ready(nwr_desc_ready),
+    .m_wr_tdata(nwr_tdata), .m_wr_tvalid(nwr_tvalid), .m_wr_tready(nwr_tready), .m_wr_tlast(nwr_tlast),
+    .s_wr_st_valid(nwr_st_valid), .s_wr_st_err(nwr_st_err),
+    .irq_pending(nd_irq_pending), .irq_vector(nd_irq_vector), .irq_taken(nd_irq_taken),
+    .cnt_tx_pkts(c_nd_tx_pkts), .cnt_rx_pkts(c_nd_rx_pkts), .cnt_rx_dropped(c_nd_rx_dropped)
+);
+
+// MSI-X: the event engine's requests and the netdev vector share m_msix_*.
+// Both hold a request until it is taken (a masked netdev vector waits in the
+// PBA like the event engine's); the choice is held while a request is
+// presented and not taken, and alternates when both wait.
+wire nd_vec_ok = {27'd0, nd_irq_vector} < NUM_VECTORS;
+wire nd_vec_masked = nd_vec_ok ? msix_mask[nd_irq_vector[$clog2(NUM_VECTORS > 1 ? NUM_VECTORS : 2)-1:0]] : 1'b1;
+wire nd_msix_valid = nd_irq_pending && nd_vec_ok && !nd_vec_masked;
+reg ms_lock, ms_sel, ms_prio;   // ms_sel 1: netdev
+wire ms_pick = (ev_msix_valid && nd_msix_valid) ? ms_prio : nd_msix_valid;
+wire ms_held = ms_lock && (ms_sel ? nd_msix_valid : ev_msix_valid);
+wire ms_cur = ms_held ? ms_sel : ms_pick;
+assign m_msix_valid = ms_cur ? nd_msix_valid : ev_msix_valid;
+assign m_msix_vector = ms_cur ? nd_irq_vector : ev_msix_vector;
+assign ev_msix_ready = m_msix_ready && !ms_cur;
+assign nd_irq_taken = m_msix_ready && ms_cur && nd_msix_valid;
+always @(posedge clk) begin
+    ms_lock <= m_msix_valid && !m_msix_ready;
+    ms_sel <= ms_cur;
+    if (m_msix_valid && m_msix_ready)
+        ms_prio <= !ms_cur;
+    if (rst) begin
+        ms_lock <= 1'b0;
+        ms_sel <= 1'b0;
+        ms_prio <= 1'b0;
+    end
+end
+reg [NUM_VECTORS-1:0] nd_pba;
+always @* begin
+    nd_pba = {NUM_VECTORS{1'b0}};
+    if (nd_irq_pending && nd_vec_ok)
+        nd_pba[nd_irq_vector[$clog2(NUM_VECTORS > 1 ? NUM_VECTORS : 2)-1:0]] = 1'b1;
+end
+assign msix_pending = ev_msix_pending | nd_pba;
+
+// CAPS: what the engine does end to end today (RDMA READ and atomics, the netdev rings)
+localparam [31:0] CAPS = (32'd1 << `FROCE_REG_CAPS_ATOMIC_SHIFT) | (32'd1 << `FROCE_REG_CAPS_NETDEV_SHIFT);
 
 froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), .BUILD_ID(BUILD_ID),
              .CAPS(CAPS), .MAC(MAC)) bar0 (
@@ -855,6 +990,11 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
     .eq0_cfg_we(eq0_cfg_we),
     .m_eqdb_valid(eqdb_valid), .m_eqdb_ready(eqdb_ready), .m_eqdb_eqn(eqdb_eqn), .m_eqdb_ci(eqdb_ci),
     .m_eqdb_arm(eqdb_arm),
+    .ntx_addr(ntx_addr), .ntx_log(ntx_log), .ntx_en(ntx_en), .ntx_pi(ntx_pi), .ntx_cfg_we(ntx_cfg_we),
+    .ntx_ci(ntx_ci),
+    .nrx_addr(nrx_addr), .nrx_log(nrx_log), .nrx_en(nrx_en), .nrx_pi(nrx_pi), .nrx_cfg_we(nrx_cfg_we),
+    .nrx_ci(nrx_ci),
+    .nd_vector(nd_vector), .nd_arm(nd_arm),
     .cnt_flat(cnt_flat), .msix_mask(msix_mask), .msix_pending(msix_pending)
 );
 
@@ -864,10 +1004,11 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
 
 // counted here and in the tx/rx engines: 64 bits; the doorbell unit's and the
 // event engine's internal counters are 32 bits, zero-extended
-reg [63:0] c_tx_frames, c_tx_bytes, c_rx_frames, c_rx_bytes, c_icrc, c_ip_csum, c_bad, c_net_dropped;
+reg [63:0] c_tx_frames, c_tx_bytes, c_rx_frames, c_rx_bytes, c_icrc, c_ip_csum, c_bad;
 reg [31:0] c_split_err, c_dma_err, c_tx_len_err;
 reg [63:0] c_eqes64, c_msix64;
-wire [W-1:0] tx_keep = m_eth_tx_tkeep;
+// sent: RoCE frames only (the tx_builder's side of the frame mux)
+wire [W-1:0] tx_keep = rb_tkeep;
 wire [W-1:0] rx_keep = s_eth_rx_tkeep;
 reg [$clog2(W):0] tx_pop, rx_pop;
 integer pi;
@@ -881,9 +1022,9 @@ always @* begin
 end
 
 always @(posedge clk) begin
-    if (m_eth_tx_tvalid && m_eth_tx_tready) begin
+    if (rb_tvalid && rb_tready) begin
         c_tx_bytes <= c_tx_bytes + {{(63 - $clog2(W)){1'b0}}, tx_pop};
-        if (m_eth_tx_tlast)
+        if (rb_tlast)
             c_tx_frames <= c_tx_frames + 1'b1;
     end
     if (s_eth_rx_tvalid && s_eth_rx_tready) begin
@@ -900,10 +1041,9 @@ always @(posedge clk) begin
     if (split_err)
         c_split_err <= c_split_err + 1'b1;
     if ((trd_st_valid && trd_st_err != 4'd0) || (rrd_st_valid && rrd_st_err != 4'd0) ||
-        (wr_st_valid && wr_st_err != 4'd0))
+        (wr_st_valid && wr_st_err != 4'd0) || (nrd_st_valid && nrd_st_err != 4'd0) ||
+        (nwr_st_valid && nwr_st_err != 4'd0))
         c_dma_err <= c_dma_err + 1'b1;
-    if (net_tvalid && unused_net_tlast)
-        c_net_dropped <= c_net_dropped + 1'b1;
     if (tx_len_err)
         c_tx_len_err <= c_tx_len_err + 1'b1;
     if (ev_wr_done)
@@ -913,7 +1053,7 @@ always @(posedge clk) begin
     if (rst) begin
         c_tx_frames <= 64'd0; c_tx_bytes <= 64'd0; c_rx_frames <= 64'd0; c_rx_bytes <= 64'd0;
         c_icrc <= 64'd0; c_ip_csum <= 64'd0; c_bad <= 64'd0; c_split_err <= 32'd0;
-        c_dma_err <= 32'd0; c_net_dropped <= 64'd0; c_tx_len_err <= 32'd0;
+        c_dma_err <= 32'd0; c_tx_len_err <= 32'd0;
         c_eqes64 <= 64'd0; c_msix64 <= 64'd0;
     end
 end
@@ -945,7 +1085,9 @@ always @* begin
     cnt_flat[`FROCE_CNT_RX_BAD_PKTS * 64 +: 64] = c_bad;
     cnt_flat[`FROCE_CNT_RX_NO_QP * 64 +: 64] = c_rx_dropped;
     cnt_flat[`FROCE_CNT_DOORBELL_DROPPED * 64 +: 64] = {32'd0, db_rejected} + {32'd0, db_malformed};
-    cnt_flat[`FROCE_CNT_NETDEV_RX_DROPPED * 64 +: 64] = c_net_dropped;
+    cnt_flat[`FROCE_CNT_NETDEV_TX_PKTS * 64 +: 64] = c_nd_tx_pkts;
+    cnt_flat[`FROCE_CNT_NETDEV_RX_PKTS * 64 +: 64] = c_nd_rx_pkts;
+    cnt_flat[`FROCE_CNT_NETDEV_RX_DROPPED * 64 +: 64] = c_nd_rx_dropped;
 end
 
 always @* begin

@@ -1465,6 +1465,394 @@ Status sc_ud(Env &e) {
             cqe_str(A.send[sent - 2]) + " / " + cqe_str(A.send[sent - 1]));
     e.check(B.recv.size() == b_before, "B received nothing", sfmt("%zu receive CQEs", B.recv.size() - b_before));
     e.check(A.recv.empty() && B.send.empty(), "no CQE on A's receive or B's send CQ");
+// netdev rings
+
+constexpr uint64_t kMacA = 0x020000000001ull, kMacB = 0x020000000002ull;
+
+void put_mac(std::vector<uint8_t> &f, size_t at, uint64_t mac) {
+    for (int i = 0; i < 6; i++) f[at + i] = uint8_t(mac >> (40 - 8 * i));
+}
+
+// An ARP request (EtherType 0x0806), padded to 60 bytes.
+std::vector<uint8_t> arp_frame(uint64_t dst, uint64_t src, uint8_t tag) {
+    std::vector<uint8_t> f(60, 0);
+    put_mac(f, 0, dst);
+    put_mac(f, 6, src);
+    f[12] = 0x08;
+    f[13] = 0x06;
+    const uint8_t hdr[8] = {0x00, 0x01, 0x08, 0x00, 6, 4, 0x00, 0x01};
+    std::memcpy(&f[14], hdr, 8);
+    put_mac(f, 22, src);
+    f[28] = 10; f[29] = 0; f[30] = 0; f[31] = tag;
+    f[38] = 10; f[39] = 0; f[40] = 0; f[41] = 2;
+    for (size_t i = 42; i < f.size(); i++) f[i] = uint8_t(tag + i);   // padding: recognisable
+    return f;
+}
+
+// An IPv4 UDP frame of `len` bytes (>= 60) to `port` (not 4791), valid IP checksum.
+std::vector<uint8_t> udp_frame(uint64_t dst, uint64_t src, size_t len, uint16_t port, uint64_t salt) {
+    std::vector<uint8_t> f(len, 0);
+    put_mac(f, 0, dst);
+    put_mac(f, 6, src);
+    f[12] = 0x08;
+    f[13] = 0x00;
+    const size_t ip_len = len - 14;
+    uint8_t *ip = &f[14];
+    ip[0] = 0x45;
+    ip[2] = uint8_t(ip_len >> 8);
+    ip[3] = uint8_t(ip_len);
+    ip[8] = 64;
+    ip[9] = 17;
+    ip[12] = 10; ip[13] = 0; ip[14] = 0; ip[15] = 1;
+    ip[16] = 10; ip[17] = 0; ip[18] = 0; ip[19] = 2;
+    uint32_t sum = 0;
+    for (int i = 0; i < 20; i += 2) sum += uint32_t(ip[i]) << 8 | ip[i + 1];
+    while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
+    ip[10] = uint8_t(~sum >> 8);
+    ip[11] = uint8_t(~sum);
+    uint8_t *udp = ip + 20;
+    udp[0] = 0x30; udp[1] = 0x39;                       // sport 12345
+    udp[2] = uint8_t(port >> 8); udp[3] = uint8_t(port);
+    udp[4] = uint8_t((ip_len - 20) >> 8); udp[5] = uint8_t(ip_len - 20);
+    for (size_t i = 14 + 28; i < len; i++) f[i] = uint8_t(mix64(salt + i) >> 13);
+    return f;
+}
+
+std::string hexdiff(const std::vector<uint8_t> &got, const std::vector<uint8_t> &want) {
+    if (got.size() != want.size()) return sfmt("%zu bytes, expected %zu", got.size(), want.size());
+    for (size_t i = 0; i < got.size(); i++)
+        if (got[i] != want[i]) return sfmt("byte %zu is %#04x, expected %#04x", i, got[i], want[i]);
+    return "";
+}
+
+// A Region for netdev buffers: physically contiguous (one 8 KiB chunk), not
+// registered, filled with a seeded pattern.
+Status nd_region(Env &e, Host &h, uint64_t len, uint64_t guard, Region *r) {
+    static uint64_t n = 0;
+    const uint64_t salt = mix64(e.seed() * 0x5bd1e995ull + (++n) * 0x9E37ull + (h.name() == "A" ? 1 : 2));
+    if (2 * guard + len + 512 > 8192) return errorf("nd_region: %" PRIu64 " bytes do not fit a chunk", 2 * guard + len);
+    r->guard = guard;
+    r->len = len;
+    FROCE_TRY(h.alloc(guard + len + guard, &r->buf, 13, 8 * (salt % 64)));
+    r->shadow.resize(r->buf.len);
+    for (uint64_t i = 0; i < r->buf.len; i++) r->shadow[i] = uint8_t(mix64(salt + i) >> 17);
+    return h.write(r->buf.va, r->shadow.data(), r->buf.len);
+}
+
+Status nd_cnt(Host &h, unsigned idx, uint64_t *v) { return h.read_counter64(idx, v); }
+
+struct NdCounts {
+    uint64_t tx = 0, rx = 0, drop = 0;
+};
+Status nd_counts(Host &h, NdCounts *c) {
+    FROCE_TRY(nd_cnt(h, FROCE_CNT_NETDEV_TX_PKTS, &c->tx));
+    FROCE_TRY(nd_cnt(h, FROCE_CNT_NETDEV_RX_PKTS, &c->rx));
+    FROCE_TRY(nd_cnt(h, FROCE_CNT_NETDEV_RX_DROPPED, &c->drop));
+    return Status();
+}
+std::string nd_str(const NdCounts &c) {
+    return sfmt("tx_pkts %" PRIu64 " rx_pkts %" PRIu64 " rx_dropped %" PRIu64, c.tx, c.rx, c.drop);
+}
+
+// Waits until every TX descriptor h posted is DONE (reaped); counts errors.
+Status nd_tx_drain(Env &e, Host &h, unsigned *errors, uint64_t max_cycles = 200000) {
+    Status st;
+    FROCE_TRY(e.run_until([&] {
+        if (st.ok()) st = h.netdev_poll_tx(nullptr, errors);
+        return !st.ok() || h.netdev_tx_reaped() == h.netdev_tx_posted();
+    }, max_cycles, sfmt("%s: every netdev TX descriptor DONE", h.name().c_str())));
+    return st;
+}
+
+// Waits until h's RX ring delivered n more frames (appended to *out).
+Status nd_rx_wait(Env &e, Host &h, size_t n, std::vector<NetRxFrame> *out, uint64_t max_cycles = 200000) {
+    const size_t want = out->size() + n;
+    Status st;
+    FROCE_TRY(e.run_until([&] {
+        if (st.ok()) st = h.netdev_poll_rx(64, out);
+        return !st.ok() || out->size() >= want;
+    }, max_cycles, sfmt("%s: %zu netdev frames delivered", h.name().c_str(), n)));
+    return st;
+}
+
+// The frame delivered as `got` is `want`, complete and marked as the parser's NOT_ROCE.
+void check_rx_frame(Env &e, const NetRxFrame &got, const std::vector<uint8_t> &want, const std::string &what) {
+    std::string d = hexdiff(got.data, want);
+    e.check(d.empty() && got.pkt_len == want.size() && got.verdict == FROCE_VERDICT_NOT_ROCE && !got.err,
+            what + sfmt(": %zu bytes byte-exact, PKT_LEN, VERDICT NOT_ROCE, DONE without ERR", want.size()),
+            sfmt("PKT_LEN %u verdict %u err %d; %s", got.pkt_len, got.verdict, got.err, d.c_str()));
+}
+
+Status sc_netdev(Env &e) {
+    const bool inj = e.inject();
+    if (inj) e.note("--inject-error: an RX buffer is posted before the no-buffer frame and the too-long frame fits; must FAIL");
+    Host &a = e.a(), &b = e.b();
+    Nic &na = e.sim().a(), &nb = e.sim().b();
+    const unsigned va_ = 6, vb = 7;   // MSI-X vectors of A's and B's netdev
+    auto msix = [&](Nic &n, unsigned v) { return n.stats().msix_per_vector[v]; };
+
+    uint32_t caps = 0;
+    FROCE_TRY(na.bar0_read32(FROCE_REG_CAPS, &caps));
+    e.check((caps >> FROCE_REG_CAPS_NETDEV_SHIFT) & 1, "CAPS.NETDEV set", sfmt("CAPS %#x", caps));
+
+    // the host library refuses bad input
+    const std::vector<uint8_t> arp0 = arp_frame(0xFFFFFFFFFFFFull, kMacA, 1);
+    e.check(!a.netdev_send(arp0).ok(), "netdev_send before netdev_open is refused");
+    e.check(!a.netdev_open(3, 4, va_).ok() && !a.netdev_open(4, 16, va_).ok() && !a.netdev_open(4, 4, 40).ok(),
+            "netdev_open refuses ring log sizes outside 4..15 and a vector beyond 31");
+    FROCE_TRY(a.netdev_open(4, 4, va_));
+    FROCE_TRY(b.netdev_open(4, 5, vb));
+    e.check(!a.netdev_send({}).ok() && !a.netdev_send(arp0, 17).ok() && !a.netdev_send(arp0, 2, {60}).ok() &&
+                !b.netdev_post_rx(0x7f0000001000ull, 0).ok(),
+            "empty frame, 17 pieces, cuts leaving an empty last piece, zero-length RX buffer: refused");
+    uint32_t cfg = 0;
+    FROCE_TRY(nb.bar0_read32(FROCE_REG_NRX_CFG, &cfg));
+    e.check(cfg == (5u | 1u << FROCE_REG_NRX_CFG_ENABLE_SHIFT), "NRX_CFG reads back LOG_SIZE 5, ENABLE", sfmt("%#x", cfg));
+
+    NdCounts a0, b0, a1, b1;
+    FROCE_TRY(nd_counts(a, &a0));
+    FROCE_TRY(nd_counts(b, &b0));
+    e.check(a0.tx == 0 && a0.rx == 0 && a0.drop == 0 && b0.tx == 0 && b0.rx == 0 && b0.drop == 0,
+            "netdev counters start at 0", "A " + nd_str(a0) + ", B " + nd_str(b0));
+
+    // 1. B has no RX buffer: the ARP frame is dropped and counted, nothing waits
+    std::vector<NetRxFrame> brx, arx;
+    Region spare;
+    if (inj) {
+        FROCE_TRY(nd_region(e, b, 2048, 64, &spare));
+        FROCE_TRY(b.netdev_post_rx(spare.va(), 2048));
+    }
+    unsigned a_err = 0, b_err = 0;
+    FROCE_TRY(a.netdev_send(arp_frame(kMacB, kMacA, 1)));
+    FROCE_TRY(nd_tx_drain(e, a, &a_err));
+    FROCE_TRY(e.quiet(3000));
+    FROCE_TRY(b.netdev_poll_rx(16, &brx));
+    FROCE_TRY(nd_counts(a, &a1));
+    FROCE_TRY(nd_counts(b, &b1));
+    e.check(a1.tx == 1 && b1.drop == 1 && b1.rx == 0 && brx.empty(),
+            "no RX buffer posted: the frame is dropped (B netdev_rx_dropped 1, rx_pkts 0), A netdev_tx_pkts 1",
+            "A " + nd_str(a1) + ", B " + nd_str(b1) + sfmt(", %zu frames delivered", brx.size()));
+    e.check(msix(na, va_) == 1 && msix(nb, vb) == 0,
+            "MSI-X: A's vector fired for its first TX completion (armed after reset); B's did not (a drop completes nothing)",
+            sfmt("A vector %u: %" PRIu64 ", B vector %u: %" PRIu64, va_, msix(na, va_), vb, msix(nb, vb)));
+
+    // 2. three frames A -> B: ARP (1 descriptor), UDP port 5000 in 3 descriptors (1 + 150 + 149 bytes),
+    //    a 1514-byte UDP frame in 2 descriptors
+    std::vector<std::vector<uint8_t>> fr = {arp_frame(kMacB, kMacA, 2), udp_frame(kMacB, kMacA, 300, 5000, 77),
+                                            udp_frame(kMacB, kMacA, 1514, 53, 99)};
+    std::vector<Region> rb(3);
+    for (auto &r : rb) {
+        FROCE_TRY(nd_region(e, b, 2048, 64, &r));
+        FROCE_TRY(b.netdev_post_rx(r.va(), 2048));
+    }
+    FROCE_TRY(a.netdev_send(fr[0], 1));
+    FROCE_TRY(a.netdev_send(fr[1], 3, {1, 150}));
+    FROCE_TRY(a.netdev_send(fr[2], 2));
+    const size_t skip = brx.size();   // the injected run delivered the first frame into `spare`
+    FROCE_TRY(nd_rx_wait(e, b, 3 + skip - brx.size(), &brx));
+    FROCE_TRY(nd_tx_drain(e, a, &a_err));
+    for (size_t i = 0; i < 3; i++) {
+        const NetRxFrame &g = brx[skip + i];
+        check_rx_frame(e, g, fr[i], sfmt("B RX frame %zu (%s, %s)", i, i ? "IPv4 UDP" : "ARP",
+                                         i == 1 ? "3 TX descriptors" : i == 2 ? "2 TX descriptors" : "1 TX descriptor"));
+        Region &r = rb[i];
+        std::memcpy(&r.shadow[r.guard], fr[i].data(), fr[i].size());
+        std::string d = e.region_diff(b, r);
+        e.check(d.empty() && g.va == r.va(), sfmt("B RX buffer %zu: the frame, then untouched bytes and guards", i), d);
+    }
+    e.check(a_err == 0 && a.netdev_tx_reaped() == 7, "A: all 7 TX descriptors DONE, none with ERR",
+            sfmt("%u reaped, %u ERR", a.netdev_tx_reaped(), a_err));
+    uint32_t ntx_ci = 0, nrx_ci = 0;
+    FROCE_TRY(e.quiet(200));   // CI moves when the DONE write's B response is back, after DONE is visible
+    FROCE_TRY(na.bar0_read32(FROCE_REG_NTX_CI, &ntx_ci));
+    FROCE_TRY(nb.bar0_read32(FROCE_REG_NRX_CI, &nrx_ci));
+    e.check(ntx_ci == 7 && nrx_ci == 3 + skip, "NTX_CI (A) 7, NRX_CI (B) 3", sfmt("NTX_CI %u NRX_CI %u", ntx_ci, nrx_ci));
+    FROCE_TRY(nd_counts(a, &a1));
+    FROCE_TRY(nd_counts(b, &b1));
+    e.check(a1.tx == 4 && b1.rx == 3 && b1.drop == 1, "counters: A netdev_tx_pkts 4, B netdev_rx_pkts 3, rx_dropped 1",
+            "A " + nd_str(a1) + ", B " + nd_str(b1));
+    e.check(msix(nb, vb) == 1 && msix(na, va_) == 1,
+            "MSI-X: one on B's netdev vector for 3 deliveries, none more on A's (not re-armed)",
+            sfmt("B vector %u: %" PRIu64 ", A vector %u: %" PRIu64, vb, msix(nb, vb), va_, msix(na, va_)));
+
+    // 3. a frame longer than the buffer: dropped, the buffer and its guards untouched; an exact fit is delivered
+    Region small;
+    FROCE_TRY(nd_region(e, b, 100, 64, &small));
+    FROCE_TRY(b.netdev_post_rx(small.va(), 100));
+    const std::vector<uint8_t> big = udp_frame(kMacB, kMacA, inj ? 96 : 200, 5001, 5);
+    FROCE_TRY(a.netdev_send(big, 2));
+    FROCE_TRY(nd_tx_drain(e, a, &a_err));
+    FROCE_TRY(e.quiet(3000));
+    const size_t n3 = brx.size();
+    FROCE_TRY(b.netdev_poll_rx(16, &brx));
+    FROCE_TRY(nd_counts(b, &b1));
+    std::string d = e.region_diff(b, small);
+    e.check(brx.size() == n3 && b1.drop == 2 && b1.rx == 3 && d.empty(),
+            "200-byte frame, 100-byte buffer: dropped (rx_dropped 2), no byte written into the buffer or its guards",
+            sfmt("%zu delivered, ", brx.size() - n3) + nd_str(b1) + (d.empty() ? "" : "; " + d));
+    const std::vector<uint8_t> fit = udp_frame(kMacB, kMacA, 100, 5002, 6);
+    FROCE_TRY(a.netdev_send(fit, 1));
+    FROCE_TRY(nd_rx_wait(e, b, 1, &brx));
+    check_rx_frame(e, brx.back(), fit, "100-byte frame into the same 100-byte buffer");
+    std::memcpy(&small.shadow[small.guard], fit.data(), fit.size());
+    d = e.region_diff(b, small);
+    e.check(d.empty(), "the 100-byte buffer holds the frame, guards intact", d);
+    FROCE_TRY(e.quiet(500));
+    e.check(msix(nb, vb) == 1, "no MSI-X for more completions until NETDEV_ARM", sfmt("%" PRIu64, msix(nb, vb)));
+
+    // 4. NETDEV_ARM: completions since the last MSI-X fire at once; with none, the next completion does
+    uint64_t t0 = e.sim().cycle(), t1 = 0;
+    FROCE_TRY(b.netdev_arm());
+    FROCE_TRY(e.run_until([&] { if (msix(nb, vb) >= 2 && !t1) t1 = e.sim().cycle(); return msix(nb, vb) >= 2 || e.sim().cycle() - t0 > 300; },
+                          1000, "the MSI-X after NETDEV_ARM"));
+    e.check(msix(nb, vb) == 2 && t1 && t1 - t0 < 100, "NETDEV_ARM with completions since the last MSI-X: fires at once",
+            sfmt("%" PRIu64 " MSI-X, %" PRIu64 " cycles after the write", msix(nb, vb), t1 ? t1 - t0 : 0));
+    FROCE_TRY(b.netdev_arm());
+    FROCE_TRY(e.quiet(2000));
+    e.check(msix(nb, vb) == 2, "NETDEV_ARM with nothing completed since: quiet", sfmt("%" PRIu64, msix(nb, vb)));
+    Region one;
+    FROCE_TRY(nd_region(e, b, 2048, 64, &one));
+    FROCE_TRY(b.netdev_post_rx(one.va(), 2048));
+    const std::vector<uint8_t> arp3 = arp_frame(kMacB, kMacA, 3);
+    FROCE_TRY(a.netdev_send(arp3));
+    FROCE_TRY(nd_rx_wait(e, b, 1, &brx));
+    check_rx_frame(e, brx.back(), arp3, "ARP after the re-arm");
+    FROCE_TRY(e.quiet(200));
+    e.check(msix(nb, vb) == 3, "armed: the next delivery raises one MSI-X", sfmt("%" PRIu64, msix(nb, vb)));
+    uint32_t pba = 0;
+    FROCE_TRY(nb.bar0_read32(FROCE_BAR0_MSIX_PBA_BASE, &pba));
+    e.check(pba == 0, "PBA clear", sfmt("%#x", pba));
+
+    // 5. RoCE RDMA WRITEs A -> B while netdev frames flow both ways
+    Pair *p;
+    PairCfg pc;
+    FROCE_TRY(e.make_pair(pc, &p));
+    const uint8_t LW = FROCE_ACCESS_LOCAL_WRITE, RW = FROCE_ACCESS_REMOTE_WRITE;
+    const uint32_t wlen = 16384, nw = 4;
+    Region src, dst;
+    FROCE_TRY(e.make_region(a, wlen * nw, 64, pc.pd_a, LW, true, &src));
+    FROCE_TRY(e.make_region(b, wlen * nw, 256, pc.pd_b, LW | RW, true, &dst));
+    FROCE_TRY(e.write_data(a, src, src.va(), src.len, 11));
+    NdCounts a2, b2;
+    FROCE_TRY(nd_counts(a, &a2));
+    FROCE_TRY(nd_counts(b, &b2));
+    const unsigned nf = 8;
+    std::vector<std::vector<uint8_t>> ab, ba;
+    std::vector<Region> ra(nf), rb2(nf);
+    for (unsigned i = 0; i < nf; i++) {
+        FROCE_TRY(nd_region(e, a, 2048, 64, &ra[i]));
+        FROCE_TRY(a.netdev_post_rx(ra[i].va(), 2048));
+        FROCE_TRY(nd_region(e, b, 2048, 64, &rb2[i]));
+        FROCE_TRY(b.netdev_post_rx(rb2[i].va(), 2048));
+        const size_t la = 60 + (mix64(e.seed() * 31 + i) % 1455), lb = 60 + (mix64(e.seed() * 37 + i) % 1455);
+        ab.push_back(i % 3 == 0 ? arp_frame(kMacB, kMacA, uint8_t(10 + i)) : udp_frame(kMacB, kMacA, la, 6000 + i, 1000 + i));
+        ba.push_back(i % 3 == 1 ? arp_frame(kMacA, kMacB, uint8_t(40 + i)) : udp_frame(kMacA, kMacB, lb, 7000 + i, 2000 + i));
+    }
+    for (uint32_t k = 0; k < nw; k++)
+        FROCE_TRY(a.post_send(p->qa, write_wr(src.va() + k * wlen, wlen, src.mr.key, dst.va() + k * wlen, dst.mr.key)));
+    for (unsigned i = 0; i < nf; i++) {
+        FROCE_TRY(a.netdev_send(ab[i], 1 + i % 2));
+        FROCE_TRY(b.netdev_send(ba[i], 1 + (i + 1) % 2));
+    }
+    const size_t nb0 = brx.size();
+    const size_t f0 = e.frames().size();
+    Status st;
+    FROCE_TRY(e.run_until([&] {
+        if (st.ok()) st = a.netdev_poll_rx(64, &arx);
+        if (st.ok()) st = b.netdev_poll_rx(64, &brx);
+        return !st.ok() || (p->a_send.size() >= nw && arx.size() >= nf && brx.size() >= nb0 + nf);
+    }, 2000000, "RDMA WRITEs and netdev frames both ways"));
+    FROCE_TRY(st);
+    FROCE_TRY(nd_tx_drain(e, a, &a_err));
+    FROCE_TRY(nd_tx_drain(e, b, &b_err));
+    for (uint32_t k = 0; k < nw; k++) check_cqe(e, p->a_send, k, "A send", p->qa->qpn, uint16_t(k), FROCE_WC_SUCCESS, -1);
+    std::memcpy(&dst.shadow[dst.guard], &src.shadow[src.guard], wlen * nw);
+    d = e.region_diff(b, dst);
+    e.check(d.empty(), sfmt("RDMA WRITE %u x %u bytes A -> B byte-exact with netdev traffic alongside", nw, wlen), d);
+    bool ok_ab = arx.size() == nf && brx.size() == nb0 + nf, ok_d = true;
+    std::string why;
+    for (unsigned i = 0; ok_ab && i < nf; i++) {
+        std::string x = hexdiff(brx[nb0 + i].data, ab[i]), y = hexdiff(arx[i].data, ba[i]);
+        if (!x.empty() || brx[nb0 + i].verdict != FROCE_VERDICT_NOT_ROCE || brx[nb0 + i].err) {
+            ok_d = false;
+            why = sfmt("A->B frame %u: %s", i, x.c_str());
+        }
+        if (!y.empty() || arx[i].verdict != FROCE_VERDICT_NOT_ROCE || arx[i].err) {
+            ok_d = false;
+            why = sfmt("B->A frame %u: %s", i, y.c_str());
+        }
+    }
+    e.check(ok_ab && ok_d, sfmt("%u netdev frames each way during the WRITEs, byte-exact, in order", nf),
+            ok_ab ? why : sfmt("A got %zu, B got %zu", arx.size(), brx.size() - nb0));
+    e.check(a_err == 0 && b_err == 0, "no TX descriptor with ERR", sfmt("A %u, B %u", a_err, b_err));
+    NdCounts a3, b3;
+    FROCE_TRY(nd_counts(a, &a3));
+    FROCE_TRY(nd_counts(b, &b3));
+    e.check(a3.tx - a2.tx == nf && b3.tx - b2.tx == nf && a3.rx - a2.rx == nf && b3.rx - b2.rx == nf &&
+                a3.drop == a2.drop && b3.drop == b2.drop,
+            sfmt("counters: netdev_tx_pkts and netdev_rx_pkts +%u on both NICs, no drop", nf),
+            "A " + nd_str(a3) + ", B " + nd_str(b3));
+    uint64_t icrc_a = 0, icrc_b = 0, bad_a = 0, bad_b = 0;
+    FROCE_TRY(a.read_counter64(FROCE_CNT_RX_ICRC_ENCAPSULATED, &icrc_a));
+    FROCE_TRY(b.read_counter64(FROCE_CNT_RX_ICRC_ENCAPSULATED, &icrc_b));
+    FROCE_TRY(a.read_counter64(FROCE_CNT_RX_BAD_PKTS, &bad_a));
+    FROCE_TRY(b.read_counter64(FROCE_CNT_RX_BAD_PKTS, &bad_b));
+    e.check(icrc_a == 0 && icrc_b == 0 && bad_a == 0 && bad_b == 0, "no ICRC error, no bad packet on either NIC (frames never interleaved)",
+            sfmt("ICRC A %" PRIu64 " B %" PRIu64 ", bad A %" PRIu64 " B %" PRIu64, icrc_a, icrc_b, bad_a, bad_b));
+    uint64_t first = UINT64_MAX, last = 0, mixed_ab = 0, mixed_ba = 0;
+    for (size_t i = f0; i < e.frames().size(); i++) {
+        const Frame &f = e.frames()[i];
+        if (f.dir == 0 && f.is_request()) {
+            first = std::min(first, f.cycle);
+            last = std::max(last, f.cycle);
+        }
+    }
+    for (size_t i = f0; i < e.frames().size(); i++) {
+        const Frame &f = e.frames()[i];
+        if (!f.roce && f.cycle > first && f.cycle < last) (f.dir == 0 ? mixed_ab : mixed_ba)++;
+    }
+    e.check(mixed_ab > 0 && mixed_ba > 0, "netdev frames went out in both directions while the WRITE packets were being sent",
+            sfmt("A->B %" PRIu64 ", B->A %" PRIu64 " netdev frames between cycles %" PRIu64 " and %" PRIu64, mixed_ab,
+                 mixed_ba, first, last));
+    uint64_t plain[2] = {0, 0};
+    for (const Frame &f : e.frames())
+        if (!f.roce) plain[f.dir]++;
+    e.check(plain[0] == a3.tx && plain[1] == b3.tx, "every non-RoCE frame on the wire is a netdev TX frame (A->B, B->A)",
+            sfmt("wire %" PRIu64 "/%" PRIu64 ", netdev_tx_pkts %" PRIu64 "/%" PRIu64, plain[0], plain[1], a3.tx, b3.tx));
+
+    // 6. clearing ENABLE: B's RX ring stopped (frames dropped, CI 0); A stops its TX ring right after
+    //    posting a 3-descriptor frame (sent whole or not at all), then both rings reopen and work
+    FROCE_TRY(b.netdev_close());
+    FROCE_TRY(e.quiet(50));
+    uint32_t ci_b = 1, pi_dummy = 0;
+    FROCE_TRY(nb.bar0_read32(FROCE_REG_NRX_CI, &ci_b));
+    FROCE_TRY(nb.bar0_read32(FROCE_REG_NRX_PI, &pi_dummy));
+    e.check(ci_b == 0 && pi_dummy == 0, "B: ENABLE cleared: NRX_CI reads 0 (NRX_PI is write-only, reads 0)",
+            sfmt("CI %u PI %u", ci_b, pi_dummy));
+    NdCounts b4, b5, a5;
+    FROCE_TRY(nd_counts(b, &b4));
+    const std::vector<uint8_t> lost = udp_frame(kMacB, kMacA, 400, 5003, 7);
+    FROCE_TRY(a.netdev_send(lost, 3));
+    FROCE_TRY(a.netdev_close());
+    FROCE_TRY(e.quiet(3000));
+    FROCE_TRY(nd_counts(b, &b5));
+    FROCE_TRY(nd_counts(a, &a5));
+    FROCE_TRY(na.bar0_read32(FROCE_REG_NTX_CI, &ntx_ci));
+    e.check(ntx_ci == 0 && b5.rx == b4.rx && b5.drop - b4.drop == a5.tx - a3.tx && a5.tx - a3.tx <= 1,
+            "A's TX ring stopped mid-frame: NTX_CI 0; the frame went out whole or not at all; B's stopped RX ring dropped it",
+            sfmt("NTX_CI %u, A tx +%" PRIu64 ", B rx +%" PRIu64 " dropped +%" PRIu64, ntx_ci, a5.tx - a3.tx, b5.rx - b4.rx,
+                 b5.drop - b4.drop));
+    e.note(sfmt("the frame posted just before ENABLE was cleared was %s", a5.tx - a3.tx ? "sent whole" : "abandoned"));
+    FROCE_TRY(a.netdev_open(4, 4, va_));
+    FROCE_TRY(b.netdev_open(4, 4, vb));
+    Region again;
+    FROCE_TRY(nd_region(e, b, 2048, 64, &again));
+    FROCE_TRY(b.netdev_post_rx(again.va(), 2048));
+    const std::vector<uint8_t> after = udp_frame(kMacB, kMacA, 333, 5004, 8);
+    FROCE_TRY(a.netdev_send(after, 3, {100, 100}));
+    std::vector<NetRxFrame> brx2;
+    FROCE_TRY(nd_rx_wait(e, b, 1, &brx2));
+    check_rx_frame(e, brx2[0], after, "after reopening both rings: a 3-descriptor frame");
     return Status();
 }
 
@@ -1490,6 +1878,7 @@ const ScenarioDef kScenarios[] = {
     {"cq-events", sc_cq_events, "CQ arming: one EQE per arm, solicited-only arms, error CQEs, stale-CI arms, EQ wrap"},
     {"eq-msix", sc_eq_msix, "EQ arming and MSI-X: only when armed, once per arm, at once with pending EQEs, masking, BAR0"},
     {"ud", sc_ud, "UD datagrams: GRH area, source QP and SMAC in the CQE, Q_Key, no receive, short receive, over MTU"},
+    {"netdev", sc_netdev, "netdev rings: ARP/UDP frames A -> B byte-exact, multi-descriptor TX, drops, NETDEV_ARM, RoCE alongside"},
 };
 
 // Runs one scenario in a fresh simulation; 0 = ok.

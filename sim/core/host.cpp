@@ -623,6 +623,170 @@ Status Host::eq_doorbell(Eq *eq, bool arm) {
     return nic_.bar0_write32(FROCE_REG_EQ_DOORBELL, v).context("eq_doorbell");
 }
 
+// ---------------------------------------------------------------------------
+// netdev rings
+
+// The DMA address of [va, va + len), which must be physically contiguous.
+Status Host::dma_addr(uint64_t va, uint64_t len, uint64_t *pa, const char *what) const {
+    FROCE_TRY(translate(va, pa).context(what));
+    for (uint64_t off = kPage - (va & 0xfff); off < len; off += kPage) {
+        uint64_t p = 0;
+        FROCE_TRY(translate(va + off, &p).context(what));
+        if (p != *pa + off)
+            return errorf("%s: [%#" PRIx64 ", +%" PRIu64 ") is not physically contiguous", what, va, len);
+    }
+    return Status();
+}
+
+Status Host::netdev_open(unsigned tx_log, unsigned rx_log, uint32_t vector) {
+    if (tx_log < 4 || tx_log > 15 || rx_log < 4 || rx_log > 15)
+        return errorf("netdev_open: ring log sizes %u, %u outside 4..15", tx_log, rx_log);
+    if (vector >= FROCE_MSIX_MAX_VECTORS)
+        return errorf("netdev_open: vector %u beyond %u", vector, unsigned(FROCE_MSIX_MAX_VECTORS));
+    FROCE_TRY(netdev_close().context("netdev_open"));
+    struct {
+        unsigned log;
+        Buffer *ring;
+        uint32_t lo, hi, cfg;
+    } rings[] = {{tx_log, &ntx_ring_, FROCE_REG_NTX_ADDR_LO, FROCE_REG_NTX_ADDR_HI, FROCE_REG_NTX_CFG},
+                 {rx_log, &nrx_ring_, FROCE_REG_NRX_ADDR_LO, FROCE_REG_NRX_ADDR_HI, FROCE_REG_NRX_CFG}};
+    static_assert(FROCE_NTX_DESC_SIZE == 16 && FROCE_NRX_DESC_SIZE == 16, "16-byte netdev descriptors");
+    for (auto &r : rings) {
+        const uint64_t bytes = uint64_t(16) << r.log;
+        const unsigned ps = std::max<unsigned>(12, log2_ceil(bytes));   // contiguous, 4 KiB aligned
+        FROCE_TRY(alloc(bytes, r.ring, ps).context("netdev_open"));
+        FROCE_TRY(fill(r.ring->va, 0, bytes).context("netdev_open"));
+        uint64_t pa = 0;
+        FROCE_TRY(translate(r.ring->va, &pa).context("netdev_open"));
+        FROCE_TRY(nic_.bar0_write32(r.lo, uint32_t(pa)).context("netdev_open"));
+        FROCE_TRY(nic_.bar0_write32(r.hi, uint32_t(pa >> 32)).context("netdev_open"));
+        const uint32_t cfg = uint32_t(r.log) << FROCE_REG_NTX_CFG_LOG_SIZE_SHIFT | 1u << FROCE_REG_NTX_CFG_ENABLE_SHIFT;
+        FROCE_TRY(nic_.bar0_write32(r.cfg, cfg).context("netdev_open"));
+    }
+    const uint32_t ent = FROCE_BAR0_MSIX_TABLE_BASE + 16 * vector;
+    FROCE_TRY(nic_.bar0_write32(ent + 0, 0xFEE00000u).context("netdev_open"));
+    FROCE_TRY(nic_.bar0_write32(ent + 4, 0).context("netdev_open"));
+    FROCE_TRY(nic_.bar0_write32(ent + 8, vector).context("netdev_open"));
+    FROCE_TRY(nic_.bar0_write32(ent + 12, 0).context("netdev_open"));
+    FROCE_TRY(nic_.bar0_write32(FROCE_REG_NETDEV_IRQ, vector << FROCE_REG_NETDEV_IRQ_VECTOR_SHIFT).context("netdev_open"));
+    ntx_log_ = tx_log;
+    nrx_log_ = rx_log;
+    ntx_pi_ = ntx_ci_ = nrx_pi_ = nrx_ci_ = 0;
+    nrx_bufs_.assign(size_t(1) << rx_log, {0, 0});
+    nd_open_ = true;
+    return Status();
+}
+
+Status Host::netdev_close() {
+    FROCE_TRY(nic_.bar0_write32(FROCE_REG_NTX_CFG, 0).context("netdev_close"));
+    FROCE_TRY(nic_.bar0_write32(FROCE_REG_NRX_CFG, 0).context("netdev_close"));
+    ntx_pi_ = ntx_ci_ = nrx_pi_ = nrx_ci_ = 0;
+    nd_open_ = false;
+    return Status();
+}
+
+Status Host::netdev_post_rx(uint64_t va, uint32_t buf_len) {
+    if (!nd_open_) return errorf("netdev_post_rx: netdev not open");
+    if (buf_len == 0 || buf_len > 0xFFFF) return errorf("netdev_post_rx: buffer length %u outside 1..65535", buf_len);
+    const uint32_t size = 1u << nrx_log_;
+    if (nrx_pi_ - nrx_ci_ >= size) return errorf("netdev_post_rx: RX ring full (%u buffers posted)", size);
+    uint64_t pa = 0;
+    FROCE_TRY(dma_addr(va, buf_len, &pa, "netdev_post_rx"));
+    uint8_t d[16] = {};
+    FSET_QW(d, FROCE_NRX_DESC_ADDR, pa);
+    FSET_DW(d, FROCE_NRX_DESC_BUF_LEN, buf_len);
+    const uint32_t slot = nrx_pi_ & (size - 1);
+    FROCE_TRY(write(nrx_ring_.va + 16 * uint64_t(slot), d, sizeof d).context("netdev_post_rx"));
+    nrx_bufs_[slot] = {va, buf_len};
+    nrx_pi_++;
+    return nic_.bar0_write32(FROCE_REG_NRX_PI, (nrx_pi_ & 0xFFFF) << FROCE_REG_NRX_PI_PI_SHIFT).context("netdev_post_rx");
+}
+
+Status Host::netdev_poll_rx(unsigned max, std::vector<NetRxFrame> *out) {
+    if (!out) return errorf("netdev_poll_rx: null output");
+    if (!nd_open_) return errorf("netdev_poll_rx: netdev not open");
+    const uint32_t size = 1u << nrx_log_;
+    for (unsigned n = 0; n < max && nrx_ci_ != nrx_pi_; n++) {
+        const uint32_t slot = nrx_ci_ & (size - 1);
+        uint8_t d[16];
+        FROCE_TRY(read(nrx_ring_.va + 16 * uint64_t(slot), d, sizeof d).context("netdev_poll_rx"));
+        if (!FGET_DW(d, FROCE_NRX_DESC_DONE)) break;
+        NetRxFrame f;
+        f.pkt_len = FGET_DW(d, FROCE_NRX_DESC_PKT_LEN);
+        f.verdict = uint8_t(FGET_DW(d, FROCE_NRX_DESC_VERDICT));
+        f.err = FGET_DW(d, FROCE_NRX_DESC_ERR);
+        f.index = nrx_ci_;
+        f.va = nrx_bufs_[slot].first;
+        f.buf_len = nrx_bufs_[slot].second;
+        f.cycle = nic_.cycle();
+        if (f.pkt_len > f.buf_len)
+            return errorf("netdev_poll_rx: descriptor %u: PKT_LEN %u larger than its buffer (%u)", nrx_ci_, f.pkt_len,
+                          f.buf_len);
+        f.data.resize(f.pkt_len);
+        FROCE_TRY(read(f.va, f.data.data(), f.pkt_len).context("netdev_poll_rx"));
+        out->push_back(std::move(f));
+        nrx_ci_++;
+    }
+    return Status();
+}
+
+Status Host::netdev_send(const std::vector<uint8_t> &frame, unsigned pieces, const std::vector<uint32_t> &cuts) {
+    if (!nd_open_) return errorf("netdev_send: netdev not open");
+    if (frame.empty() || frame.size() > 0xFFFF) return errorf("netdev_send: frame of %zu bytes (1..65535)", frame.size());
+    if (pieces < 1 || pieces > 16) return errorf("netdev_send: %u pieces (1..16)", pieces);
+    if (!cuts.empty() && cuts.size() != pieces - 1)
+        return errorf("netdev_send: %zu cut lengths for %u pieces", cuts.size(), pieces);
+    const uint32_t size = 1u << ntx_log_;
+    if (ntx_pi_ - ntx_ci_ + pieces > size)
+        return errorf("netdev_send: TX ring full (%u of %u descriptors in use, %u needed)", ntx_pi_ - ntx_ci_, size, pieces);
+    std::vector<uint32_t> lens;
+    uint64_t used = 0;
+    for (unsigned i = 0; i + 1 < pieces; i++) {
+        const uint32_t l = cuts.empty() ? uint32_t(frame.size() / pieces) : cuts[i];
+        lens.push_back(l);
+        used += l;
+    }
+    if (used >= frame.size()) return errorf("netdev_send: cuts of %" PRIu64 " bytes leave nothing for the last piece", used);
+    lens.push_back(uint32_t(frame.size() - used));
+    uint64_t off = 0;
+    for (unsigned i = 0; i < pieces; i++) {
+        Buffer b;
+        const unsigned ps = std::max<unsigned>(12, log2_ceil(uint64_t(lens[i]) + 64));
+        FROCE_TRY(alloc(std::max<uint32_t>(lens[i], 1), &b, ps, 8 * pick(8)).context("netdev_send"));
+        uint64_t pa = 0;
+        if (lens[i]) FROCE_TRY(write(b.va, frame.data() + off, lens[i]).context("netdev_send"));
+        FROCE_TRY(dma_addr(b.va, std::max<uint32_t>(lens[i], 1), &pa, "netdev_send"));
+        uint8_t d[16] = {};
+        FSET_QW(d, FROCE_NTX_DESC_ADDR, pa);
+        FSET_DW(d, FROCE_NTX_DESC_LEN, lens[i]);
+        FSET_DW(d, FROCE_NTX_DESC_EOP, i + 1 == pieces ? 1 : 0);
+        const uint32_t slot = (ntx_pi_ + i) & (size - 1);
+        FROCE_TRY(write(ntx_ring_.va + 16 * uint64_t(slot), d, sizeof d).context("netdev_send"));
+        off += lens[i];
+    }
+    ntx_pi_ += pieces;
+    return nic_.bar0_write32(FROCE_REG_NTX_PI, (ntx_pi_ & 0xFFFF) << FROCE_REG_NTX_PI_PI_SHIFT).context("netdev_send");
+}
+
+Status Host::netdev_poll_tx(unsigned *done, unsigned *errors) {
+    if (!nd_open_) return errorf("netdev_poll_tx: netdev not open");
+    const uint32_t size = 1u << ntx_log_;
+    while (ntx_ci_ != ntx_pi_) {
+        uint8_t d[16];
+        FROCE_TRY(read(ntx_ring_.va + 16 * uint64_t(ntx_ci_ & (size - 1)), d, sizeof d).context("netdev_poll_tx"));
+        if (!FGET_DW(d, FROCE_NTX_DESC_DONE)) break;
+        if (done) (*done)++;
+        if (errors && FGET_DW(d, FROCE_NTX_DESC_ERR)) (*errors)++;
+        ntx_ci_++;
+    }
+    return Status();
+}
+
+Status Host::netdev_arm() {
+    if (!nd_open_) return errorf("netdev_arm: netdev not open");
+    return nic_.bar0_write32(FROCE_REG_NETDEV_ARM, 1u << FROCE_REG_NETDEV_ARM_ARM_SHIFT).context("netdev_arm");
+}
+
 Status Host::read_icounter(unsigned idx, uint64_t *v) {
     if (!v) return errorf("read_icounter: null output");
     if (idx >= FROCE_ICNT_NUM) return errorf("read_icounter: counter %u beyond the %u counters", idx, unsigned(FROCE_ICNT_NUM));

@@ -129,6 +129,18 @@ struct Eq {
     uint32_t size() const { return 1u << log_size; }
 };
 
+// A frame the netdev RX ring delivered (an NRX_DESC with DONE).
+struct NetRxFrame {
+    std::vector<uint8_t> data;  // PKT_LEN bytes read from the buffer
+    uint32_t pkt_len = 0;
+    uint8_t verdict = 0;        // FROCE_VERDICT_*
+    bool err = false;
+    uint32_t index = 0;         // descriptor number (free-running)
+    uint64_t va = 0;            // the buffer posted with it
+    uint32_t buf_len = 0;
+    uint64_t cycle = 0;         // when netdev_poll_rx found it
+};
+
 // Address vector of a connected QP's path (layout AV).
 struct Path {
     uint8_t sgid_index = 0;
@@ -282,6 +294,36 @@ public:
     // Counter FROCE_CNT_<idx> (the core keeps the low 32 bits) at CTL_CORE_BASE + 8 * idx.
     Status read_counter(unsigned idx, uint32_t *v);
 
+    // ---- netdev (what the kernel driver's netdev does; BAR0 NETDEV block) ----
+    // Allocates and zeroes both descriptor rings (2^tx_log / 2^rx_log NTX_DESC /
+    // NRX_DESC, 4..15, physically contiguous), programs NTX_/NRX_ ADDR and CFG
+    // (ENABLE), NETDEV_IRQ = vector and unmasks the vector in the MSI-X table.
+    Status netdev_open(unsigned tx_log, unsigned rx_log, uint32_t vector);
+    // Clears ENABLE on both rings (the hardware zeroes PI and CI); the rings
+    // stay allocated, netdev_open may follow again.
+    Status netdev_close();
+    // Posts one RX buffer [va, va + buf_len) (physically contiguous, 1..65535
+    // bytes): an NRX_DESC at PI with dw3 = 0, then NRX_PI.
+    Status netdev_post_rx(uint64_t va, uint32_t buf_len);
+    // Appends up to max delivered frames (DONE set, in ring order) to *out.
+    Status netdev_poll_rx(unsigned max, std::vector<NetRxFrame> *out);
+    // Sends one frame from the TX ring, split into `pieces` buffers (1..16,
+    // each a fresh buffer, the last with EOP): the frame's bytes are cut at
+    // the given lengths (cuts.size() == pieces - 1, summing to less than the
+    // frame; empty = equal parts). Writes the descriptors, then NTX_PI.
+    Status netdev_send(const std::vector<uint8_t> &frame, unsigned pieces = 1,
+                       const std::vector<uint32_t> &cuts = {});
+    // Reaps TX descriptors with DONE: *done += descriptors, *errors += those
+    // with ERR (either pointer may be null).
+    Status netdev_poll_tx(unsigned *done, unsigned *errors);
+    // NETDEV_ARM: fire again at once if something completed since the last
+    // MSI-X, else at the next completion.
+    Status netdev_arm();
+    uint32_t netdev_tx_posted() const { return ntx_pi_; }
+    uint32_t netdev_tx_reaped() const { return ntx_ci_; }
+    uint32_t netdev_rx_posted() const { return nrx_pi_; }
+    uint32_t netdev_rx_reaped() const { return nrx_ci_; }
+
     // ---- provider ----
     Status post_send(Qp *qp, const SendWr &wr);
     // post_send in two halves (tests: a doorbell on a foreign page): the WQE
@@ -319,6 +361,13 @@ private:
     unsigned uar_next_ = 1;
     std::vector<uint32_t> uar_slots_used_;
     uint64_t doorbells_ = 0;
+    // netdev rings
+    bool nd_open_ = false;
+    unsigned ntx_log_ = 0, nrx_log_ = 0;
+    Buffer ntx_ring_, nrx_ring_;
+    uint32_t ntx_pi_ = 0, ntx_ci_ = 0, nrx_pi_ = 0, nrx_ci_ = 0;   // free-running
+    std::vector<std::pair<uint64_t, uint32_t>> nrx_bufs_;         // per RX slot: VA, BUF_LEN
+    Status dma_addr(uint64_t va, uint64_t len, uint64_t *pa, const char *what) const;
 
     uint64_t pick(uint64_t n) { return n ? rng_() % n : 0; }
     Status alloc_index(std::vector<uint8_t> &used, uint32_t lo, const char *what, uint32_t *out);
