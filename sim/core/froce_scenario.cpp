@@ -1465,6 +1465,10 @@ Status sc_ud(Env &e) {
             cqe_str(A.send[sent - 2]) + " / " + cqe_str(A.send[sent - 1]));
     e.check(B.recv.size() == b_before, "B received nothing", sfmt("%zu receive CQEs", B.recv.size() - b_before));
     e.check(A.recv.empty() && B.send.empty(), "no CQE on A's receive or B's send CQ");
+    return Status();
+}
+
+// ---------------------------------------------------------------------------
 // netdev rings
 
 constexpr uint64_t kMacA = 0x020000000001ull, kMacB = 0x020000000002ull;
