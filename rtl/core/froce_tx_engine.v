@@ -540,7 +540,8 @@ always @* begin
     end
 end
 
-// CQE for this engine's completions (errors and flushes)
+// CQE for this engine's completions: errors, flushes and datagrams (UD WQEs
+// complete here; err_status_reg is then SUCCESS)
 reg [CQE_BITS-1:0] err_cqe;
 always @* begin
     err_cqe = {CQE_BITS{1'b0}};

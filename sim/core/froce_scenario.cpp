@@ -1239,24 +1239,18 @@ Status sc_ud(Env &e) {
         }
         return Status();
     };
+    // Env's stepping, with these CQs polled every cycle
     auto wait = [&](size_t a_send, size_t b_recv, const char *what) -> Status {
-        const uint64_t start = e.sim().cycle();
-        FROCE_TRY(poll());
-        while (A.send.size() < a_send || B.recv.size() < b_recv) {
-            if (e.sim().cycle() - start > 60000)
-                return errorf("hang: %s: A has %zu of %zu send CQEs, B %zu of %zu receive CQEs", what, A.send.size(),
-                              a_send, B.recv.size(), b_recv);
-            e.sim().step(1);
-            FROCE_TRY(poll());
-        }
-        return Status();
+        Status polled;
+        FROCE_TRY(e.run_until([&] {
+            polled = poll();
+            return !polled.ok() || (A.send.size() >= a_send && B.recv.size() >= b_recv);
+        }, 60000, sfmt("%s (%zu send CQEs at A, %zu receive CQEs at B)", what, a_send, b_recv)));
+        return polled;
     };
     auto settle = [&](uint64_t cycles) -> Status {
-        for (uint64_t i = 0; i < cycles; i++) {
-            e.sim().step(1);
-            FROCE_TRY(poll());
-        }
-        return Status();
+        FROCE_TRY(e.quiet(cycles));
+        return poll();
     };
 
     const uint64_t kSlot = 1280;
@@ -1310,11 +1304,24 @@ Status sc_ud(Env &e) {
         *out = rw;
         return e.b().post_recv(B.qp, rw);
     };
-    // what the receive holds after a datagram: GRH + payload scattered over its SGEs
-    auto land = [&](const RecvWr &rw, const std::vector<uint8_t> &msg) {
+    // B's buffer after a datagram of len bytes from src offset src_off: the
+    // GRH area (IPv4 identification as it arrived) and the payload, scattered
+    // over the receive's SGEs; "" if every byte of the region is as expected
+    auto landed = [&](const RecvWr &rw, const UdDest &d, const Gid &sgid, uint32_t len, bool imm, uint64_t src_off,
+                      std::string *diff) -> Status {
+        auto grh_va = [&](uint32_t at) {
+            return at < rw.sg[0].len ? rw.sg[0].addr + at : rw.sg[1].addr + (at - rw.sg[0].len);
+        };
+        uint8_t id[2] = {};
+        for (uint32_t i = 0; i < 2; i++) FROCE_TRY(e.b().read(grh_va(24 + i), &id[i], 1));
+        std::vector<uint8_t> msg = expected_grh(d.av, sgid, len, imm, uint16_t(id[0] << 8 | id[1]));
+        msg.insert(msg.end(), src.shadow.begin() + src.guard + src_off, src.shadow.begin() + src.guard + src_off + len);
         size_t at = 0;
-        for (const Sge &s : rw.sg)
-            for (uint32_t i = 0; i < s.len && at < msg.size(); i++) dst.shadow[dst.off(s.addr) + i] = msg[at++];
+        for (const Sge &sg : rw.sg)
+            for (uint32_t i = 0; i < sg.len && at < msg.size(); i++) dst.shadow[dst.off(sg.addr) + i] = msg[at++];
+        *diff = e.region_diff(e.b(), dst);
+        if (!diff->empty()) FROCE_TRY(e.b().read(dst.buf.va, dst.shadow.data(), dst.shadow.size()));   // report once
+        return Status();
     };
 
     // -- 1. datagrams of every size class, both network types, IMM, inline, split buffers
@@ -1349,21 +1356,9 @@ Status sc_ud(Env &e) {
                 sfmt("%s: B's receive CQE: RECV, byte_cnt %u, src_qp %#x, GRH, SMAC, net type%s", c.what, 40 + c.len,
                      A.qp->qpn, c.imm ? ", immediate" : ""),
                 cqe_str(r));
-        // the IPv4 identification is the sender's choice: take it from what landed
-        uint8_t id[2] = {};
-        const Sge &first = rw.sg[0];
-        for (int i = 0; i < 2; i++) {
-            const uint32_t at = 24 + i;   // GRH byte
-            const uint64_t va = at < first.len ? first.addr + at : rw.sg[1].addr + (at - first.len);
-            FROCE_TRY(e.b().read(va, &id[i], 1));
-        }
-        std::vector<uint8_t> msg = expected_grh(d.av, c.ipv6 ? a6 : Gid::ipv4(10, 0, 0, 1), c.len, c.imm,
-                                                uint16_t(id[0] << 8 | id[1]));
-        msg.insert(msg.end(), src.shadow.begin() + src.guard + 8 * (sent - 1), src.shadow.begin() + src.guard + 8 * (sent - 1) + c.len);
-        land(rw, msg);
-        std::string diff = e.region_diff(e.b(), dst);
+        std::string diff;
+        FROCE_TRY(landed(rw, d, c.ipv6 ? a6 : Gid::ipv4(10, 0, 0, 1), c.len, c.imm, 8 * (sent - 1), &diff));
         e.check(diff.empty(), sfmt("%s: GRH area and payload in B's buffer, nothing else touched", c.what), diff);
-        if (!diff.empty()) FROCE_TRY(e.b().read(dst.buf.va, dst.shadow.data(), dst.shadow.size()));   // report once
         slot++;
     }
     FROCE_TRY(e.snapshot(e.b(), &b1));
@@ -1416,15 +1411,9 @@ Status sc_ud(Env &e) {
     FROCE_TRY(wait(sent, received, "the good datagram after the wrong Q_Key"));
     e.check(B.recv.back().status == FROCE_WC_SUCCESS && B.recv.back().byte_cnt == 40 + 64,
             "the next good datagram takes the waiting receive", cqe_str(B.recv.back()));
-    {
-        uint8_t id[2];
-        FROCE_TRY(e.b().read(rw.sg[0].addr + 24, id, 2));
-        std::vector<uint8_t> msg = expected_grh(dest(false).av, Gid::ipv4(10, 0, 0, 1), 64, false, uint16_t(id[0] << 8 | id[1]));
-        msg.insert(msg.end(), src.shadow.begin() + src.guard + 64, src.shadow.begin() + src.guard + 128);
-        land(rw, msg);
-        std::string diff = e.region_diff(e.b(), dst);
-        e.check(diff.empty(), "its GRH and payload in the receive buffer", diff);
-    }
+    std::string diff;
+    FROCE_TRY(landed(rw, dest(false), Gid::ipv4(10, 0, 0, 1), 64, false, 64, &diff));
+    e.check(diff.empty(), "its GRH and payload in the receive buffer", diff);
     slot++;
 
     // -- 4. a receive too small for GRH + payload: LOC_LEN_ERR, nothing written,
@@ -1439,7 +1428,7 @@ Status sc_ud(Env &e) {
     e.check(B.recv.back().status == FROCE_WC_LOC_LEN_ERR && delta(b0, b1, FROCE_CNT_RESP_LOCAL_LENGTH_ERROR) == 1,
             "receive too small: LOC_LEN_ERR, RESP_LOCAL_LENGTH_ERROR moved by 1",
             cqe_str(B.recv.back()) + sfmt(", counter moved by %u", delta(b0, b1, FROCE_CNT_RESP_LOCAL_LENGTH_ERROR)));
-    std::string diff = e.region_diff(e.b(), dst);
+    diff = e.region_diff(e.b(), dst);
     e.check(diff.empty(), "nothing written for it", diff);
     slot++;
     FROCE_TRY(recv(slot, 40 + 16, 0, &rw));

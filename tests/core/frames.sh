@@ -62,39 +62,29 @@ fi
 pcaps=()
 failed=()
 
-# run NAME ARGS...: froce-perf ARGS --pcap $OUT/NAME.pcap
-run() {
-    local name="$1"
-    shift
+# capture NAME TOOL ARGS...: TOOL ARGS --pcap $OUT/NAME.pcap, the capture kept if it passed
+capture() {
+    local name="$1" tool="$2"
+    shift 2
     local rc=0
-    "$PERF" "$@" "${COMMON[@]}" --pcap "$OUT/$name.pcap" >"$OUT/$name.log" 2>&1 || rc=$?
+    "$tool" "$@" --pcap "$OUT/$name.pcap" >"$OUT/$name.log" 2>&1 || rc=$?
     local res
     res="$(grep -m1 '^result: ' "$OUT/$name.log" || true)"
     if [[ $rc -eq 0 ]]; then
         echo "ran  $name: ${res#result: }"
         pcaps+=("$OUT/$name.pcap")
     else
-        echo "FAIL $name: froce-perf exited $rc: ${res#result: }"
+        echo "FAIL $name: $(basename "$tool") exited $rc: ${res#result: }"
         tail -5 "$OUT/$name.log" | sed 's/^/      /'
         failed+=("$name")
     fi
 }
 
-# scenario NAME: froce-scenario NAME --pcap $OUT/scenario-NAME.pcap
-scenario() {
+# run NAME ARGS...: froce-perf ARGS on the common settings
+run() {
     local name="$1"
-    local rc=0
-    "$SCENARIO" "$name" --seed "$SEED" --pcap "$OUT/scenario-$name.pcap" >"$OUT/scenario-$name.log" 2>&1 || rc=$?
-    local res
-    res="$(grep -m1 '^result: ' "$OUT/scenario-$name.log" || true)"
-    if [[ $rc -eq 0 ]]; then
-        echo "ran  scenario $name: ${res#result: }"
-        pcaps+=("$OUT/scenario-$name.pcap")
-    else
-        echo "FAIL scenario $name: froce-scenario exited $rc: ${res#result: }"
-        tail -5 "$OUT/scenario-$name.log" | sed 's/^/      /'
-        failed+=("scenario-$name")
-    fi
+    shift
+    capture "$name" "$PERF" "$@" "${COMMON[@]}"
 }
 
 echo "== froce-perf runs (clean wire, mtu $MTU, 2 QPs, seed $SEED)"
@@ -114,7 +104,7 @@ run read-0      read   --size 0    --iters 4
 run read-3000   read   --size 3000 --iters 6
 run read-ipv6-5000 read --size 5000 --iters 4 --ipv6
 run atomic-mix  atomic --iters 8 --atomic-op mix
-scenario ud
+capture scenario-ud "$SCENARIO" ud --seed "$SEED"
 
 echo "== check_frames.py (${#pcaps[@]} captures)"
 if [[ ${#pcaps[@]} -gt 0 ]]; then
