@@ -23,6 +23,13 @@
  *
  * The ring is one RAM shared by both outputs (packets leave in arrival
  * order); an output that is not ready holds back the packets behind it.
+ *
+ * RoCE headers leave through their own FIFO as soon as their packet is
+ * committed, ahead of the payload: the consumer can work on packet N+1's
+ * header while packet N's payload still streams out. Payloads follow the
+ * headers in the same order; a RoCE packet's last beat waits until its header
+ * has been taken, so a consumer always sees a header before the end of its
+ * payload.
  */
 module froce_rx_pkt_buffer #(
     parameter DATA_WIDTH = 64,              // stream width in bits
@@ -95,10 +102,16 @@ reg overflow_reg = 1'b0;            // the packet being written did not fit
 wire [RW-1:0] pend_hdr;
 wire pend_empty, unused_pend_full;
 wire [HAW:0] pend_count;
-// committed packets: header (for RoCE) and route
-wire [RW:0] done_rd;
+// committed packets: route (1 = netdev) until the packet has left the ring
+wire done_net;
 wire done_empty, unused_done_full;
 wire [HAW:0] done_count;
+// committed RoCE packets' headers, until the consumer takes them; they are a
+// subset of the done entries (a packet's last beat waits for its header), so
+// this FIFO cannot overflow when done does not
+wire [RW-1:0] hdr_rd;
+wire hdr_empty, unused_hdr_full;
+wire [HAW:0] unused_hdr_count;
 
 wire [AW:0] ring_used = wr_ptr_reg - rd_ptr_reg;
 wire ring_full = ring_used[AW];
@@ -156,18 +169,33 @@ froce_fifo #(
 );
 
 froce_fifo #(
-    .WIDTH(RW + 1),
+    .WIDTH(1),
     .DEPTH(HDR_DEPTH)
 ) u_done (
     .clk(clk),
     .rst(rst),
-    .wr_data({keep_net, pend_hdr}),
+    .wr_data(keep_net),
     .wr_en(commit),
-    .rd_data(done_rd),
+    .rd_data(done_net),
     .rd_en(pkt_done),
     .count(done_count),
     .empty(done_empty),
     .full(unused_done_full)
+);
+
+froce_fifo #(
+    .WIDTH(RW),
+    .DEPTH(HDR_DEPTH)
+) u_hdr (
+    .clk(clk),
+    .rst(rst),
+    .wr_data(pend_hdr),
+    .wr_en(commit && keep_roce),
+    .rd_data(hdr_rd),
+    .rd_en(m_roce_hdr_valid && m_roce_hdr_ready),
+    .count(unused_hdr_count),
+    .empty(hdr_empty),
+    .full(unused_hdr_full)
 );
 
 reg stat_valid_reg = 1'b0;
@@ -194,8 +222,10 @@ end
  * Read side: committed packets in order, to the output their route names
  * ------------------------------------------------------------------------ */
 
-wire route_net = done_rd[RW];
-reg hdr_sent_reg = 1'b0;            // this packet's header has gone out
+wire route_net = done_net;
+// headers taken whose packet's last beat has not left yet (the packet at the
+// output first); at most HDR_DEPTH
+reg [HAW:0] hdr_ahead_reg = 0;
 
 // Output register stage: the RAM read is registered, so the head beat is
 // fetched one cycle ahead into out_*; pkt_done pops the packet's route.
@@ -205,7 +235,7 @@ reg out_net_reg = 1'b0;
 wire out_last = out_reg[EW-1];
 // a RoCE packet's last beat waits until its header has been taken, so the
 // two outputs stay paired
-wire roce_last_ok = !out_last || hdr_sent_reg;
+wire roce_last_ok = !out_last || hdr_ahead_reg != 0;
 wire out_ready = out_net_reg ? m_net_tready : m_roce_tready && roce_last_ok;
 wire out_take = out_valid_reg && out_ready;
 wire pkt_done = out_take && out_last;
@@ -241,16 +271,18 @@ assign m_net_tkeep = out_reg[DATA_WIDTH +: W];
 assign m_net_tlast = out_last;
 assign m_net_tvalid = out_valid_reg && out_net_reg;
 
-assign m_roce_hdr = done_rd[RW-1:0];
-assign m_roce_hdr_valid = !done_empty && !route_net && !hdr_sent_reg;
+assign m_roce_hdr = hdr_rd;
+assign m_roce_hdr_valid = !hdr_empty;
 
+wire hdr_take = m_roce_hdr_valid && m_roce_hdr_ready;
+wire roce_done = pkt_done && !out_net_reg;
 always @(posedge clk) begin
-    if (m_roce_hdr_valid && m_roce_hdr_ready)
-        hdr_sent_reg <= 1'b1;
-    if (pkt_done)
-        hdr_sent_reg <= 1'b0;
+    if (hdr_take && !roce_done)
+        hdr_ahead_reg <= hdr_ahead_reg + 1'b1;
+    else if (!hdr_take && roce_done)
+        hdr_ahead_reg <= hdr_ahead_reg - 1'b1;
     if (rst)
-        hdr_sent_reg <= 1'b0;
+        hdr_ahead_reg <= 0;
 end
 
 assign stat_valid = stat_valid_reg;

@@ -141,6 +141,9 @@ int main(int argc, char **argv)
 	unsigned s_roce = 0, s_net = 0, s_drop = 0, s_over = 0, s_all = 0;
 	uint8_t buf[64];
 	uint64_t idle = 0;
+	// headers held by the consumer while a payload streams: the buffer hands
+	// out committed headers ahead of the payloads (at most HDR_DEPTH)
+	size_t max_hdrs_ahead = 0;
 	auto fail = [&](const std::string &why) {
 		if (errors++ < 10)
 			fprintf(stderr, "FAIL: %s\n", why.c_str());
@@ -175,6 +178,7 @@ int main(int argc, char **argv)
 		}
 		if (m.roce_tvalid && m.roce_tready) {
 			progress = true;
+			max_hdrs_ahead = std::max(max_hdrs_ahead, hdrs.size());
 			uint64_t keep = m.roce_tkeep;
 			froce::get_bytes(m.roce_tdata, buf, W);
 			for (int i = 0; i < W; i++)
@@ -253,9 +257,14 @@ int main(int argc, char **argv)
 		fail("status pulses: all " + std::to_string(s_all) + " roce " + std::to_string(s_roce) +
 		     " net " + std::to_string(s_net) + " dropped " + std::to_string(s_drop) +
 		     " overflow " + std::to_string(s_over));
+	if (n_good >= 2 && max_hdrs_ahead < 2)
+		fail("the next packet's header never came out while a payload was streaming");
+	if (max_hdrs_ahead > 16)
+		fail("more headers out ahead of their payloads (" + std::to_string(max_hdrs_ahead) +
+		     ") than the header FIFO holds");
 	printf("pktbuf width=%d: %zu frames in, %u RoCE out (of %u good), %u netdev out, %u dropped "
-	       "for ICRC, %u too large for the ring, %s\n",
-	       DATA_WIDTH, frames.size(), got_roce, n_good, got_net, n_drop, n_huge,
+	       "for ICRC, %u too large for the ring, up to %zu headers ahead, %s\n",
+	       DATA_WIDTH, frames.size(), got_roce, n_good, got_net, n_drop, n_huge, max_hdrs_ahead,
 	       errors ? "FAIL" : "ok");
 	m.final();
 	return errors ? 1 : 0;
