@@ -79,6 +79,13 @@ CHECKS = [
                                       "--corrupt", "0.05", "--timeout", "5", "--seed", "19")),
     ("cosim-atomic-1pct-each", perf("atomic", "--iters", "200", "--drop", "0.01", "--dup", "0.01",
                                     "--reorder", "0.01", "--corrupt", "0.01", "--timeout", "5", "--seed", "20")),
+    # both NICs requester and responder at once (--bidir), lossy wire
+    ("cosim-read-bidir-5pct-faults", perf("read", "--size", "7000", "--iters", "30", "--qps", "2", "--bidir",
+                                          "--drop", "0.05", "--dup", "0.05", "--reorder", "0.05",
+                                          "--corrupt", "0.05", "--timeout", "5", "--seed", "21")),
+    ("cosim-send-bidir-5pct-faults", perf("send", "--size", "9000", "--iters", "20", "--qps", "2", "--mtu", "1024",
+                                          "--bidir", "--drop", "0.05", "--dup", "0.05", "--reorder", "0.05",
+                                          "--corrupt", "0.05", "--timeout", "5", "--seed", "21")),
     ("icrc-reference-model", [PY, "tests/pcap/test_icrc_model.py"]),
     ("rxe-vectors-decode", [PY, "tests/pcap/test_rxe_vectors.py"]),
     ("rxe-vectors-rebuild", [PY, "tests/pcap/test_rebuild.py"]),

@@ -29,6 +29,7 @@ const char *kUsage =
     "  --size BYTES       message size (default 4096; atomic: always 8)\n"
     "  --iters N          messages per QP (default 100)\n"
     "  --qps N            RC QP pairs, 1..64 (default 1)\n"
+    "  --bidir            both directions at once: --qps pairs with A as the requester, as many with B\n"
     "  --mtu M            path MTU 256|512|1024|2048|4096 (default 4096)\n"
     "  --depth N          WQEs outstanding per QP, 1..1024 (default 8)\n"
     "  --drop P --dup P --reorder P --corrupt P   wire fault probabilities 0..1 (both directions)\n"
@@ -76,6 +77,7 @@ struct Opts {
     uint64_t max_cycles = 0;
     uint64_t idle_cycles = 0;   // 0 = 300000 + 3 ACK timeouts
     bool inl = false;
+    bool bidir = false;         // also run the same pairs with B as the requester
     unsigned sges = 1;
     bool unaligned = false;
     unsigned page_shift = 12;
@@ -151,6 +153,7 @@ Opts parse(int argc, char **argv) {
         else if (a == "--max-cycles") o.max_cycles = parse_u64("--max-cycles", need(), 1, ~0ull);
         else if (a == "--idle-cycles") o.idle_cycles = parse_u64("--idle-cycles", need(), 1, ~0ull);
         else if (a == "--inline") o.inl = true;
+        else if (a == "--bidir") o.bidir = true;
         else if (a == "--sges") o.sges = unsigned(parse_u64("--sges", need(), 1, 30));
         else if (a == "--unaligned") o.unaligned = true;
         else if (a == "--page-shift") o.page_shift = unsigned(parse_u64("--page-shift", need(), 12, 21));
@@ -227,6 +230,9 @@ void gen_data(uint64_t seed, unsigned q, uint64_t iter, uint8_t *dst, uint64_t l
     }
 }
 
+// Each host's objects use one UAR page (and the PD of the same number).
+unsigned uar_of(const Host &h) { return h.name() == "A" ? 3 : 5; }
+
 // A buffer of `nslots` slots of `slot_len` bytes with guard bytes before,
 // between and after them; `shadow` holds what every byte must contain.
 struct Region {
@@ -239,8 +245,11 @@ struct Region {
     uint64_t slot_off(unsigned k) const { return guard + uint64_t(k) * stride; }
 };
 
+// One QP pair: "a" names the requester side, "b" the responder side. In a
+// --bidir run the second half of the pairs has NIC B as the requester.
 struct QpCtx {
     unsigned idx = 0;
+    Host *ha = nullptr, *hb = nullptr;
     Qp *qa = nullptr, *qb = nullptr;
     Cq *a_scq = nullptr, *a_rcq = nullptr, *b_scq = nullptr, *b_rcq = nullptr;
     Region a_reg, b_reg;                 // A's local buffers, B's buffers
@@ -252,6 +261,17 @@ struct QpCtx {
     uint64_t value = 0;                 // B's target as it must be after the WQEs executed so far
     std::vector<uint64_t> expect_old;   // per iteration
     std::vector<uint8_t> atomic_op;
+};
+
+// min / average / max of a series of cycle counts
+struct CycleStat {
+    uint64_t n = 0, sum = 0, min = 0, max = 0;
+    void add(uint64_t v) {
+        min = n == 0 || v < min ? v : min;
+        max = v > max ? v : max;
+        sum += v;
+        n++;
+    }
 };
 
 class Perf {
@@ -270,6 +290,19 @@ private:
     uint64_t total_completed_ = 0, total_iters_ = 0;
     uint64_t late_ = 0;
     unsigned next_report_ = 1;
+    // Latency breakdown, only when one message is in flight at a time on a
+    // clean wire (one QP, depth 1): doorbell accepted -> first byte of the
+    // requester's frame on the wire, and last byte of the frame that completes
+    // the message into the completing NIC -> its CQE seen in host memory
+    // (polled every cycle, so at most one cycle late). The completing NIC is
+    // B (receive CQE) for SEND, A (requester CQE after the ACK, READ
+    // response or atomic acknowledgement) otherwise.
+    bool breakdown_ = false;
+    bool await_first_byte_ = false;
+    uint64_t posted_at_nic_cycle_ = 0;
+    CycleStat db_to_first_byte_, last_byte_to_cqe_;
+    void breakdown_step();
+    void breakdown_cqe(Nic &nic, const Cqe &e);
 
     bool failf(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
     Status setup();
@@ -316,7 +349,7 @@ Status Perf::make_region(Host &h, Region &r, unsigned nslots, uint64_t slot_len,
     r.shadow.resize(total);
     for (uint64_t i = 0; i < total; i++) r.shadow[i] = uint8_t(mix64(r.buf.va + i + 0x5151) >> 13);
     FROCE_TRY(h.write(r.buf.va, r.shadow.data(), total));
-    FROCE_TRY(h.reg_mr(h.name() == "A" ? 3 : 5, r.buf.va, total, access, &r.mr, o_.page_shift));
+    FROCE_TRY(h.reg_mr(uar_of(h), r.buf.va, total, access, &r.mr, o_.page_shift));
     return Status();
 }
 
@@ -340,36 +373,37 @@ Status Perf::setup_qp(QpCtx &c) {
     const unsigned depth = o_.depth;
     unsigned cq_log = 4;
     while ((1u << cq_log) < 4 * depth) cq_log++;
-    FROCE_TRY(ha_->create_cq(cq_log, 3, &c.a_scq));
-    FROCE_TRY(ha_->create_cq(cq_log, 3, &c.a_rcq));
-    FROCE_TRY(hb_->create_cq(cq_log, 5, &c.b_scq));
-    FROCE_TRY(hb_->create_cq(cq_log, 5, &c.b_rcq));
+    const unsigned uar_a = uar_of(*c.ha), uar_b = uar_of(*c.hb);
+    FROCE_TRY(c.ha->create_cq(cq_log, uar_a, &c.a_scq));
+    FROCE_TRY(c.ha->create_cq(cq_log, uar_a, &c.a_rcq));
+    FROCE_TRY(c.hb->create_cq(cq_log, uar_b, &c.b_scq));
+    FROCE_TRY(c.hb->create_cq(cq_log, uar_b, &c.b_rcq));
     QpCaps caps;
     caps.max_send_wr = depth;
     caps.max_recv_wr = 2 * depth;
     caps.max_send_sge = o_.sges;
     caps.max_recv_sge = o_.sges;
     caps.max_inline = o_.inl ? uint32_t(o_.size) : 0;
-    FROCE_TRY(ha_->create_qp(3, caps, c.a_scq, c.a_rcq, &c.qa));
-    FROCE_TRY(hb_->create_qp(5, caps, c.b_scq, c.b_rcq, &c.qb));
+    FROCE_TRY(c.ha->create_qp(uar_a, caps, c.a_scq, c.a_rcq, &c.qa));
+    FROCE_TRY(c.hb->create_qp(uar_b, caps, c.b_scq, c.b_rcq, &c.qb));
 
     const uint8_t LW = FROCE_ACCESS_LOCAL_WRITE;
     switch (o_.test) {
     case Test::WRITE:
-        FROCE_TRY(make_region(*ha_, c.a_reg, depth, o_.size, LW, false));
-        FROCE_TRY(make_region(*hb_, c.b_reg, depth, o_.size, LW | FROCE_ACCESS_REMOTE_WRITE, false));
+        FROCE_TRY(make_region(*c.ha, c.a_reg, depth, o_.size, LW, false));
+        FROCE_TRY(make_region(*c.hb, c.b_reg, depth, o_.size, LW | FROCE_ACCESS_REMOTE_WRITE, false));
         break;
     case Test::SEND:
-        FROCE_TRY(make_region(*ha_, c.a_reg, depth, o_.size, LW, false));
-        FROCE_TRY(make_region(*hb_, c.b_reg, 2 * depth, o_.size, LW, false));
+        FROCE_TRY(make_region(*c.ha, c.a_reg, depth, o_.size, LW, false));
+        FROCE_TRY(make_region(*c.hb, c.b_reg, 2 * depth, o_.size, LW, false));
         break;
     case Test::READ:
-        FROCE_TRY(make_region(*ha_, c.a_reg, depth, o_.size, LW, false));
-        FROCE_TRY(make_region(*hb_, c.b_reg, depth, o_.size, FROCE_ACCESS_REMOTE_READ, false));
+        FROCE_TRY(make_region(*c.ha, c.a_reg, depth, o_.size, LW, false));
+        FROCE_TRY(make_region(*c.hb, c.b_reg, depth, o_.size, FROCE_ACCESS_REMOTE_READ, false));
         break;
     case Test::ATOMIC:
-        FROCE_TRY(make_region(*ha_, c.a_reg, depth, 8, LW, true));
-        FROCE_TRY(make_region(*hb_, c.b_reg, 1, 8, LW | FROCE_ACCESS_REMOTE_ATOMIC, true));
+        FROCE_TRY(make_region(*c.ha, c.a_reg, depth, 8, LW, true));
+        FROCE_TRY(make_region(*c.hb, c.b_reg, 1, 8, LW | FROCE_ACCESS_REMOTE_ATOMIC, true));
         break;
     }
     if (o_.test == Test::ATOMIC) {
@@ -378,30 +412,33 @@ Status Perf::setup_qp(QpCtx &c) {
         uint8_t b[8];
         st64(b, c.value);
         std::memcpy(&c.b_reg.shadow[c.b_reg.slot_off(0)], b, 8);
-        FROCE_TRY(hb_->write(c.b_reg.slot_va(0), b, 8));
+        FROCE_TRY(c.hb->write(c.b_reg.slot_va(0), b, 8));
     }
 
     const uint8_t remote = FROCE_ACCESS_REMOTE_WRITE | FROCE_ACCESS_REMOTE_READ | FROCE_ACCESS_REMOTE_ATOMIC;
-    FROCE_TRY(ha_->modify_qp_init(c.qa, remote));
-    FROCE_TRY(hb_->modify_qp_init(c.qb, remote));
+    FROCE_TRY(c.ha->modify_qp_init(c.qa, remote));
+    FROCE_TRY(c.hb->modify_qp_init(c.qb, remote));
     uint32_t psn_a = uint32_t(mix64(o_.seed * 7 + c.idx) & 0xFFFFFF);
     uint32_t psn_b = uint32_t(mix64(o_.seed * 11 + c.idx) & 0xFFFFFF);
     if (c.idx == 1) psn_a = 0xFFFFFF - 3;   // one QP crosses the PSN wrap early
     Path to_b, to_a;
     to_b.net_type = to_a.net_type = o_.ipv6 ? FROCE_KIND_ROCE_V2_IPV6 : FROCE_KIND_ROCE_V2_IPV4;
-    Gid ga, gb;
-    FROCE_TRY(Gid::parse(o_.ipv6 ? "fd00::1" : "10.0.0.1", &ga));
-    FROCE_TRY(Gid::parse(o_.ipv6 ? "fd00::2" : "10.0.0.2", &gb));
-    to_b.dgid = gb;
-    to_b.dmac = 0x020000000002ull;
-    to_a.dgid = ga;
-    to_a.dmac = 0x020000000001ull;
+    // GID index 0 and MAC of each side (set in setup())
+    auto gid_of = [this](const Host &h, Gid *g) {
+        const bool is_a = h.name() == "A";
+        return Gid::parse(o_.ipv6 ? (is_a ? "fd00::1" : "fd00::2") : (is_a ? "10.0.0.1" : "10.0.0.2"), g);
+    };
+    auto mac_of = [](const Host &h) { return h.name() == "A" ? 0x020000000001ull : 0x020000000002ull; };
+    FROCE_TRY(gid_of(*c.hb, &to_b.dgid));
+    FROCE_TRY(gid_of(*c.ha, &to_a.dgid));
+    to_b.dmac = mac_of(*c.hb);
+    to_a.dmac = mac_of(*c.ha);
     to_b.udp_sport = uint16_t(0xC000 | (c.qa->qpn & 0x3FFF));
     to_a.udp_sport = uint16_t(0xC000 | (c.qb->qpn & 0x3FFF));
-    FROCE_TRY(ha_->modify_qp_rtr(c.qa, to_b, c.qb->qpn, psn_b, mtu_enum(o_.mtu)));
-    FROCE_TRY(hb_->modify_qp_rtr(c.qb, to_a, c.qa->qpn, psn_a, mtu_enum(o_.mtu)));
-    FROCE_TRY(ha_->modify_qp_rts(c.qa, psn_a, o_.timeout));
-    FROCE_TRY(hb_->modify_qp_rts(c.qb, psn_b, o_.timeout));
+    FROCE_TRY(c.ha->modify_qp_rtr(c.qa, to_b, c.qb->qpn, psn_b, mtu_enum(o_.mtu)));
+    FROCE_TRY(c.hb->modify_qp_rtr(c.qb, to_a, c.qa->qpn, psn_a, mtu_enum(o_.mtu)));
+    FROCE_TRY(c.ha->modify_qp_rts(c.qa, psn_a, o_.timeout));
+    FROCE_TRY(c.hb->modify_qp_rts(c.qb, psn_b, o_.timeout));
     c.post_cycle.assign(o_.iters, 0);
     if (o_.test == Test::ATOMIC) {
         c.expect_old.assign(o_.iters, 0);
@@ -409,9 +446,9 @@ Status Perf::setup_qp(QpCtx &c) {
     }
     if (o_.verbose)
         std::fprintf(stderr,
-                     "qp %u: A qpn %#x (uar %u, psn %#x, ring va %#" PRIx64 ") <-> B qpn %#x (uar %u, psn %#x); "
-                     "A buf va %#" PRIx64 " key %#x, B buf va %#" PRIx64 " key %#x\n",
-                     c.idx, c.qa->qpn, c.qa->uar, psn_a, c.qa->ring.va, c.qb->qpn, c.qb->uar, psn_b, c.a_reg.buf.va,
+                     "qp %u: requester %s qpn %#x (uar %u, psn %#x, ring va %#" PRIx64 ") <-> responder %s qpn %#x "
+                     "(uar %u, psn %#x); requester buf va %#" PRIx64 " key %#x, responder buf va %#" PRIx64 " key %#x\n",
+                     c.idx, c.ha->name().c_str(), c.qa->qpn, c.qa->uar, psn_a, c.qa->ring.va, c.hb->name().c_str(), c.qb->qpn, c.qb->uar, psn_b, c.a_reg.buf.va,
                      c.a_reg.mr.key, c.b_reg.buf.va, c.b_reg.mr.key);
     return Status();
 }
@@ -454,9 +491,12 @@ Status Perf::setup() {
     FROCE_TRY(Gid::parse(o_.ipv6 ? "fd00::2" : "10.0.0.2", &gb));
     FROCE_TRY(ha_->set_gid(0, ga, 0x020000000001ull));
     FROCE_TRY(hb_->set_gid(0, gb, 0x020000000002ull));
-    q_.resize(o_.qps);
-    for (unsigned i = 0; i < o_.qps; i++) {
+    q_.resize(o_.bidir ? 2 * o_.qps : o_.qps);
+    for (unsigned i = 0; i < q_.size(); i++) {
         q_[i].idx = i;
+        const bool reverse = i >= o_.qps;   // --bidir: B is the requester
+        q_[i].ha = reverse ? hb_.get() : ha_.get();
+        q_[i].hb = reverse ? ha_.get() : hb_.get();
         FROCE_TRY(setup_qp(q_[i]).context("QP pair " + std::to_string(i)));
     }
     if (o_.test == Test::SEND)
@@ -471,7 +511,7 @@ Status Perf::post_recv(QpCtx &c) {
     const unsigned k = unsigned(c.recv_posted % c.b_reg.nslots);
     RecvWr wr;
     wr.sg = split(c.b_reg, k, o_.size);
-    FROCE_TRY(hb_->post_recv(c.qb, wr));
+    FROCE_TRY(c.hb->post_recv(c.qb, wr));
     c.recv_posted++;
     return Status();
 }
@@ -487,7 +527,7 @@ Status Perf::post_one(QpCtx &c) {
         std::vector<uint8_t> d(o_.size);
         gen_data(o_.seed, c.idx, i, d.data(), d.size());
         std::memcpy(&c.a_reg.shadow[c.a_reg.slot_off(k)], d.data(), d.size());
-        FROCE_TRY(ha_->write(c.a_reg.slot_va(k), d.data(), d.size()));
+        FROCE_TRY(c.ha->write(c.a_reg.slot_va(k), d.data(), d.size()));
         wr.opcode = o_.test == Test::WRITE ? FROCE_WQE_OP_RDMA_WRITE : FROCE_WQE_OP_SEND;
         wr.sg = split(c.a_reg, k, o_.size);
         wr.inline_data = o_.inl;
@@ -501,9 +541,9 @@ Status Perf::post_one(QpCtx &c) {
         std::vector<uint8_t> d(o_.size);
         gen_data(o_.seed, c.idx, i, d.data(), d.size());
         std::memcpy(&c.b_reg.shadow[c.b_reg.slot_off(k)], d.data(), d.size());
-        FROCE_TRY(hb_->write(c.b_reg.slot_va(k), d.data(), d.size()));
+        FROCE_TRY(c.hb->write(c.b_reg.slot_va(k), d.data(), d.size()));
         // A's destination slot back to its guard bytes, so a short read shows
-        FROCE_TRY(ha_->write(c.a_reg.slot_va(k), &c.a_reg.shadow[c.a_reg.slot_off(k)], o_.size));
+        FROCE_TRY(c.ha->write(c.a_reg.slot_va(k), &c.a_reg.shadow[c.a_reg.slot_off(k)], o_.size));
         wr.opcode = FROCE_WQE_OP_RDMA_READ;
         wr.sg = split(c.a_reg, k, o_.size);
         wr.remote_addr = c.b_reg.slot_va(k);
@@ -527,17 +567,17 @@ Status Perf::post_one(QpCtx &c) {
         }
         c.atomic_op[i] = wr.opcode;
         // result slot back to guard bytes
-        FROCE_TRY(ha_->write(c.a_reg.slot_va(k), &c.a_reg.shadow[c.a_reg.slot_off(k)], 8));
+        FROCE_TRY(c.ha->write(c.a_reg.slot_va(k), &c.a_reg.shadow[c.a_reg.slot_off(k)], 8));
         wr.sg = split(c.a_reg, k, 8);
         wr.remote_addr = c.b_reg.slot_va(0);
         wr.rkey = c.b_reg.mr.key;
         break;
     }
     }
-    FROCE_TRY(ha_->post_send(c.qa, wr));
+    FROCE_TRY(c.ha->post_send(c.qa, wr));
     if (o_.inject && c.idx == 0 && i == o_.iters / 2 && o_.size > 0 && !o_.inl) {
         // negative control: the data the NIC fetches differs from what the checker expects
-        Host &h = o_.test == Test::READ ? *hb_ : *ha_;
+        Host &h = o_.test == Test::READ ? *c.hb : *c.ha;
         const Region &r = o_.test == Test::READ ? c.b_reg : o_.test == Test::ATOMIC ? c.b_reg : c.a_reg;
         const unsigned slot = o_.test == Test::ATOMIC ? 0 : k;
         uint8_t b;
@@ -546,6 +586,10 @@ Status Perf::post_one(QpCtx &c) {
         FROCE_TRY(h.write(r.slot_va(slot) + o_.size / 2, &b, 1));
     }
     c.post_cycle[i] = sim_->cycle();
+    if (breakdown_) {
+        await_first_byte_ = true;
+        posted_at_nic_cycle_ = sim_->a().stats().cycles;
+    }
     if (t_start_ == 0 && total_completed_ == 0) t_start_ = sim_->cycle();
     c.posted++;
     return Status();
@@ -604,10 +648,10 @@ Status Perf::handle_send_cqe(QpCtx &c, const Cqe &e) {
         std::vector<uint8_t> d(o_.size);
         gen_data(o_.seed, c.idx, i, d.data(), d.size());
         std::memcpy(&c.b_reg.shadow[c.b_reg.slot_off(k)], d.data(), d.size());
-        Status s = check_slot(*hb_, c.b_reg, k, "B's RDMA WRITE target", &ok);
+        Status s = check_slot(*c.hb, c.b_reg, k, "the responder's RDMA WRITE target", &ok);
         for (uint64_t g = 0; !ok && g < o_.grace; g++) {
             sim_->step(1);
-            s = check_slot(*hb_, c.b_reg, k, "B's RDMA WRITE target", &ok);
+            s = check_slot(*c.hb, c.b_reg, k, "the responder's RDMA WRITE target", &ok);
             if (ok) late_++;
         }
         if (!ok) return s.context("QP " + std::to_string(c.idx) + " WQE " + std::to_string(i) + " (at the requester's completion)");
@@ -617,7 +661,7 @@ Status Perf::handle_send_cqe(QpCtx &c, const Cqe &e) {
         std::vector<uint8_t> d(o_.size);
         gen_data(o_.seed, c.idx, i, d.data(), d.size());
         std::memcpy(&c.a_reg.shadow[c.a_reg.slot_off(k)], d.data(), d.size());
-        Status s = check_slot(*ha_, c.a_reg, k, "A's RDMA READ destination", &ok);
+        Status s = check_slot(*c.ha, c.a_reg, k, "the requester's RDMA READ destination", &ok);
         if (!ok) return s.context("QP " + std::to_string(c.idx) + " WQE " + std::to_string(i));
         break;
     }
@@ -625,7 +669,7 @@ Status Perf::handle_send_cqe(QpCtx &c, const Cqe &e) {
         uint8_t b[8];
         st64(b, c.expect_old[i]);
         std::memcpy(&c.a_reg.shadow[c.a_reg.slot_off(k)], b, 8);
-        Status s = check_slot(*ha_, c.a_reg, k, "A's atomic result (the old value at B)", &ok);
+        Status s = check_slot(*c.ha, c.a_reg, k, "the requester's atomic result (the old value at the responder)", &ok);
         if (!ok) return s.context("QP " + std::to_string(c.idx) + " WQE " + std::to_string(i) +
                                   (c.atomic_op[i] == FROCE_WQE_OP_ATOMIC_CMP_SWP ? " CMP_SWP" : " FETCH_ADD"));
         break;
@@ -635,7 +679,25 @@ Status Perf::handle_send_cqe(QpCtx &c, const Cqe &e) {
     }
     c.lat_sum += e.cycle - c.post_cycle[i];
     c.completed++;
+    if (o_.test != Test::SEND) breakdown_cqe(sim_->a(), e);
     return Status();
+}
+
+void Perf::breakdown_step() {
+    if (!breakdown_ || !await_first_byte_) return;
+    const NicStats &st = sim_->a().stats();
+    if (st.last_doorbell_cycle >= posted_at_nic_cycle_ && st.last_tx_first_beat_cycle >= st.last_doorbell_cycle &&
+        st.last_tx_first_beat_cycle > posted_at_nic_cycle_) {
+        db_to_first_byte_.add(st.last_tx_first_beat_cycle - st.last_doorbell_cycle);
+        await_first_byte_ = false;
+    }
+}
+
+void Perf::breakdown_cqe(Nic &nic, const Cqe &e) {
+    if (!breakdown_) return;
+    // e.cycle counts simulator cycles; the NIC's counters run beside them
+    const uint64_t last_in = nic.stats().last_rx_last_beat_cycle + (sim_->cycle() - nic.stats().cycles);
+    if (e.cycle >= last_in) last_byte_to_cqe_.add(e.cycle - last_in);
 }
 
 Status Perf::handle_recv_cqe(QpCtx &c, const Cqe &e) {
@@ -655,9 +717,10 @@ Status Perf::handle_recv_cqe(QpCtx &c, const Cqe &e) {
     gen_data(o_.seed, c.idx, r, d.data(), d.size());
     std::memcpy(&c.b_reg.shadow[c.b_reg.slot_off(k)], d.data(), d.size());
     bool ok;
-    Status s = check_slot(*hb_, c.b_reg, k, "B's receive buffer", &ok);
+    Status s = check_slot(*c.hb, c.b_reg, k, "the responder's receive buffer", &ok);
     if (!ok) return s.context("QP " + std::to_string(c.idx) + " receive " + std::to_string(r));
     c.recv_done++;
+    breakdown_cqe(sim_->b(), e);
     if (c.recv_posted < o_.iters) FROCE_TRY(post_recv(c));
     return Status();
 }
@@ -665,32 +728,33 @@ Status Perf::handle_recv_cqe(QpCtx &c, const Cqe &e) {
 Status Perf::poll_all() {
     std::vector<Cqe> v;
     for (QpCtx &c : q_) {
+        const std::string nic_a = "NIC " + c.ha->name(), nic_b = "NIC " + c.hb->name();
         v.clear();
-        Status s = ha_->poll_cq(c.a_scq, 64, &v);
+        Status s = c.ha->poll_cq(c.a_scq, 64, &v);
         for (const Cqe &e : v) {
-            if (o_.verbose) std::fprintf(stderr, "cycle %" PRIu64 " A qp %u CQE %s\n", sim_->cycle(), c.idx, e.str().c_str());
+            if (o_.verbose) std::fprintf(stderr, "cycle %" PRIu64 " %s qp %u CQE %s\n", sim_->cycle(), c.ha->name().c_str(), c.idx, e.str().c_str());
             FROCE_TRY(handle_send_cqe(c, e));
             total_completed_++;
             last_progress_ = sim_->cycle();
             t_end_ = sim_->cycle();
         }
-        FROCE_TRY(s.context("NIC A"));
+        FROCE_TRY(s.context(nic_a));
         v.clear();
-        s = ha_->poll_cq(c.a_rcq, 64, &v);
-        if (!v.empty()) return errorf("QP %u: unexpected CQE on A's receive CQ: %s", c.idx, v[0].str().c_str());
-        FROCE_TRY(s.context("NIC A"));
+        s = c.ha->poll_cq(c.a_rcq, 64, &v);
+        if (!v.empty()) return errorf("QP %u: unexpected CQE on the requester's (%s) receive CQ: %s", c.idx, c.ha->name().c_str(), v[0].str().c_str());
+        FROCE_TRY(s.context(nic_a));
         v.clear();
-        s = hb_->poll_cq(c.b_rcq, 64, &v);
+        s = c.hb->poll_cq(c.b_rcq, 64, &v);
         for (const Cqe &e : v) {
-            if (o_.verbose) std::fprintf(stderr, "cycle %" PRIu64 " B qp %u CQE %s\n", sim_->cycle(), c.idx, e.str().c_str());
+            if (o_.verbose) std::fprintf(stderr, "cycle %" PRIu64 " %s qp %u CQE %s\n", sim_->cycle(), c.hb->name().c_str(), c.idx, e.str().c_str());
             FROCE_TRY(handle_recv_cqe(c, e));
             last_progress_ = sim_->cycle();
         }
-        FROCE_TRY(s.context("NIC B"));
+        FROCE_TRY(s.context(nic_b));
         v.clear();
-        s = hb_->poll_cq(c.b_scq, 64, &v);
-        if (!v.empty()) return errorf("QP %u: unexpected CQE on B's send CQ: %s", c.idx, v[0].str().c_str());
-        FROCE_TRY(s.context("NIC B"));
+        s = c.hb->poll_cq(c.b_scq, 64, &v);
+        if (!v.empty()) return errorf("QP %u: unexpected CQE on the responder's (%s) send CQ: %s", c.idx, c.hb->name().c_str(), v[0].str().c_str());
+        FROCE_TRY(s.context(nic_b));
     }
     return Status();
 }
@@ -701,9 +765,10 @@ std::string Perf::waiting_report() const {
         char buf[400];
         if (c.completed < c.posted) {
             std::snprintf(buf, sizeof buf,
-                          "  QP %u (A qpn %#x -> B qpn %#x): waiting for WQE %" PRIu64 " (wqe_index %u, posted at cycle %" PRIu64
+                          "  QP %u (%s qpn %#x -> %s qpn %#x): waiting for WQE %" PRIu64 " (wqe_index %u, posted at cycle %" PRIu64
                           "); %" PRIu64 " posted, %" PRIu64 " completed",
-                          c.idx, c.qa->qpn, c.qb->qpn, c.completed, unsigned(c.completed & 0xFFFF),
+                          c.idx, c.ha->name().c_str(), c.qa->qpn, c.hb->name().c_str(), c.qb->qpn, c.completed,
+                          unsigned(c.completed & 0xFFFF),
                           c.post_cycle[c.completed], c.posted, c.completed);
         } else {
             std::snprintf(buf, sizeof buf, "  QP %u: %" PRIu64 " posted, %" PRIu64 " completed", c.idx, c.posted,
@@ -736,10 +801,20 @@ void Perf::print_table() const {
     std::printf(" %-10" PRIu64 " %-12" PRIu64 " %-18.3f %-16.4f %-22.1f %" PRIu64 "\n", o_.size, msgs,
                 bytes * 8 / secs / 1e9, double(msgs) / secs / 1e6, msgs ? double(lat) / double(msgs) : 0.0, cycles);
     std::printf("---------------------------------------------------------------------------------------\n");
+    if (db_to_first_byte_.n && last_byte_to_cqe_.n) {
+        auto line = [](const char *what, const CycleStat &c) {
+            std::printf(" %-40s avg %8.1f  min %6" PRIu64 "  max %6" PRIu64 " cycles (%" PRIu64 " messages)\n", what,
+                        double(c.sum) / double(c.n), c.min, c.max, c.n);
+        };
+        line("doorbell -> first byte on the wire", db_to_first_byte_);
+        line("last byte in -> CQE in host memory", last_byte_to_cqe_);
+        std::printf("---------------------------------------------------------------------------------------\n");
+    }
 }
 
 int Perf::run() {
-    total_iters_ = o_.iters * o_.qps;
+    total_iters_ = o_.iters * o_.qps * (o_.bidir ? 2 : 1);
+    breakdown_ = !o_.bidir && o_.qps == 1 && o_.depth == 1 && o_.drop == 0 && o_.dup == 0 && o_.reorder == 0 && o_.corrupt == 0;
     Status s = setup();
     if (!s.ok()) {
         std::printf("result: FAIL setup: %s\n", s.message().c_str());
@@ -759,6 +834,7 @@ int Perf::run() {
             }
         if (s.ok()) {
             sim_->step(1);
+            breakdown_step();
             s = poll_all();
         }
         if (!s.ok()) {
@@ -801,15 +877,15 @@ int Perf::run() {
                 st64(v, c.value);
                 std::memcpy(&c.b_reg.shadow[c.b_reg.slot_off(0)], v, 8);
             }
-            s = check_region(*ha_, c.a_reg, "A's buffer");
-            if (s.ok()) s = check_region(*hb_, c.b_reg, "B's buffer");
+            s = check_region(*c.ha, c.a_reg, "the requester's buffer");
+            if (s.ok()) s = check_region(*c.hb, c.b_reg, "the responder's buffer");
             if (!s.ok()) {
                 failf("final memory check, QP %u: %s", c.idx, s.message().c_str());
                 break;
             }
             if (o_.test == Test::ATOMIC) {
                 uint8_t b[8];
-                s = hb_->read(c.b_reg.slot_va(0), b, 8);
+                s = c.hb->read(c.b_reg.slot_va(0), b, 8);
                 if (s.ok() && ld64(b) != c.value)
                     failf("QP %u: B's atomic target holds %#" PRIx64 ", expected %#" PRIx64
                           " (an atomic executed twice or not at all?)",

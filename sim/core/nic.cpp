@@ -178,8 +178,10 @@ void Nic::tick() {
     }
 
     if (db_active) {
+        const bool was_accepted = db_aw_done_ && db_w_done_;
         if (m->s_axil_db_awvalid && m->s_axil_db_awready) db_aw_done_ = true;
         if (m->s_axil_db_wvalid && m->s_axil_db_wready) db_w_done_ = true;
+        if (!was_accepted && db_aw_done_ && db_w_done_) stats_.last_doorbell_cycle = stats_.cycles;
         if (m->s_axil_db_bready && m->s_axil_db_bvalid) {
             if (m->s_axil_db_bresp != 0) {
                 stats_.doorbell_bresp_err++;
@@ -198,6 +200,7 @@ void Nic::tick() {
     if (rx_valid && m->s_eth_rx_tready) {
         rx_off_ += rx_n;
         if (rx_last) {
+            stats_.last_rx_last_beat_cycle = stats_.cycles;
             stats_.rx_frames++;
             stats_.rx_bytes += rx_q_.front().size();
             rx_q_.pop_front();
@@ -215,6 +218,7 @@ void Nic::tick() {
         while (n < kDataBytes && ((keep >> n) & 1)) n++;
         if (keep != ((1u << n) - 1) || (n < kDataBytes && !m->m_eth_tx_tlast)) stats_.tx_keep_errors++;
         uint64_t d = m->m_eth_tx_tdata;
+        if (tx_cur_.empty()) stats_.last_tx_first_beat_cycle = stats_.cycles;
         for (unsigned i = 0; i < kDataBytes; i++)
             if ((keep >> i) & 1) tx_cur_.push_back(uint8_t(d >> (8 * i)));
         if (m->m_eth_tx_tlast) {

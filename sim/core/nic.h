@@ -47,6 +47,10 @@ struct NicStats {
     uint64_t msix = 0;                   // MSI-X requests taken (valid && ready)
     std::vector<uint64_t> msix_per_vector = std::vector<uint64_t>(32, 0);
     uint64_t tx_keep_errors = 0;     // TX beats with a tkeep that is not 1..1 from bit 0
+    // cycles of the latest events, for latency breakdowns
+    uint64_t last_doorbell_cycle = 0;       // a doorbell write accepted (AW and W taken)
+    uint64_t last_tx_first_beat_cycle = 0;  // first beat of a frame taken on Ethernet TX
+    uint64_t last_rx_last_beat_cycle = 0;   // last beat of a frame taken on Ethernet RX
 };
 
 struct Doorbell {
