@@ -19,6 +19,35 @@ for op in write send read; do
 		printf '%-6s %10s %8s %10s %10s %14s %10s\n' "$op" "$bytes" "$it" "$gbps" "$mpps" "$lat" "$cyc"
 	done
 done
+# both directions at once: one pair with A as the requester, one with B
+echo "both directions at once (--bidir, depth 16): Gb/s of both directions together"
+printf '%-6s %10s %8s %10s\n' op bytes iters Gb/s
+for op in write send read; do
+	for size in 65536 1048576; do
+		iters=16
+		((size >= 1048576)) && iters=2
+		line=$("$perf" "$op" --size "$size" --iters "$iters" --depth 16 --bidir 2>/dev/null | grep -E '^ [0-9]')
+		read -r bytes it gbps _ <<<"$line"
+		printf '%-6s %10s %8s %10s\n' "$op" "$bytes" "$it" "$gbps"
+	done
+done
+# unloaded latency breakdown: one message at a time (depth 1), one QP
+echo "latency, one message at a time (cycles): doorbell -> first byte on the wire, last byte in -> CQE"
+printf '%-6s %10s %14s %14s %14s\n' op bytes post_to_cqe db_to_byte byte_to_cqe
+for op in write send read atomic; do
+	for size in 64 4096; do
+		bytes=$size
+		if [[ $op == atomic ]]; then
+			[[ $size == 64 ]] || continue
+			bytes=8
+		fi
+		out=$("$perf" "$op" --size "$bytes" --iters 100 --depth 1 2>/dev/null)
+		read -r _ _ _ _ lat _ <<<"$(grep -E '^ [0-9]' <<<"$out")"
+		first=$(awk '/doorbell -> first byte/ {print $(NF-7)}' <<<"$out")
+		cqe=$(awk '/last byte in -> CQE/ {print $(NF-7)}' <<<"$out")
+		printf '%-6s %10s %14s %14s %14s\n' "$op" "$bytes" "$lat" "$first" "$cqe"
+	done
+done
 start=$(date +%s.%N)
 "$perf" write --size 65536 --iters 32 --depth 16 >/dev/null 2>&1
 end=$(date +%s.%N)
