@@ -618,6 +618,14 @@ wire [23:0] rw_psn;
 wire [63:0] c_retrans, c_timeouts, c_rnr_rcvd, c_retry_exc;
 wire kick_valid, kick_ready;
 wire [QW-1:0] kick_qpn;
+// Responses (ACK/NAK/atomic ACK headers and READ response jobs) from the rx
+// engine (rq_*) queue for the tx engine (resp_*). The tx engine takes a new
+// READ job only when the current job's responses have gone out (thousands
+// of cycles for a long READ); without the queue the rx engine would stop at
+// the next response it has to hand over, and the packets behind it in the
+// RX buffer (READ responses for our own READs, say) would overflow it.
+// Distributed RAM: the entries are wide (the response header template).
+localparam RESPQ_W = `FROCE_RHDR_W + 1 + 64 + 32 + 32 + 24 + 3;
 wire resp_valid, resp_ready;
 wire [`FROCE_RHDR_W-1:0] resp_hdr;
 wire resp_read;
@@ -625,6 +633,26 @@ wire [63:0] resp_va;
 wire [31:0] resp_rkey, resp_len;
 wire [23:0] resp_pd;
 wire [2:0] resp_mtu;
+wire rq_valid, rq_ready;
+wire [`FROCE_RHDR_W-1:0] rq_hdr;
+wire rq_read;
+wire [63:0] rq_va;
+wire [31:0] rq_rkey, rq_len;
+wire [23:0] rq_pd;
+wire [2:0] rq_mtu;
+wire resp_q_empty, resp_q_full;
+wire [4:0] unused_resp_q_count;
+
+froce_fifo #(.WIDTH(RESPQ_W), .DEPTH(16)) resp_queue (
+    .clk(clk), .rst(rst),
+    .wr_data({rq_hdr, rq_read, rq_va, rq_rkey, rq_len, rq_pd, rq_mtu}),
+    .wr_en(rq_valid && rq_ready),
+    .rd_data({resp_hdr, resp_read, resp_va, resp_rkey, resp_len, resp_pd, resp_mtu}),
+    .rd_en(resp_valid && resp_ready),
+    .count(unused_resp_q_count), .empty(resp_q_empty), .full(resp_q_full)
+);
+assign rq_ready = !resp_q_full;
+assign resp_valid = !resp_q_empty;
 wire [15:0] x_rd_retired;
 wire sw_valid, sw_ready;
 wire [63:0] sw_addr, sw_data;
@@ -711,9 +739,9 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .s_hdr(b_hdr), .s_hdr_valid(b_hdr_valid), .s_hdr_ready(b_hdr_ready),
     .s_pay_tvalid(b_tvalid), .s_pay_tready(b_tready), .s_pay_tlast(b_tlast),
     .pay_to_split(pay_to_split), .split_tready(split_in_ready), .pay_grh(pay_grh), .grh_data(grh_data),
-    .m_resp_valid(resp_valid), .m_resp_ready(resp_ready), .m_resp_hdr(resp_hdr),
-    .m_resp_read(resp_read), .m_resp_va(resp_va), .m_resp_rkey(resp_rkey), .m_resp_len(resp_len),
-    .m_resp_pd(resp_pd), .m_resp_mtu(resp_mtu),
+    .m_resp_valid(rq_valid), .m_resp_ready(rq_ready), .m_resp_hdr(rq_hdr),
+    .m_resp_read(rq_read), .m_resp_va(rq_va), .m_resp_rkey(rq_rkey), .m_resp_len(rq_len),
+    .m_resp_pd(rq_pd), .m_resp_mtu(rq_mtu),
     .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
     .m_rw_valid(rw_valid), .m_rw_ready(rw_ready), .m_rw_qpn(rw_qpn), .m_rw_psn(rw_psn),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err),
