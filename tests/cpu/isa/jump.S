@@ -32,8 +32,8 @@ test_4: li TESTNUM, 4                   /* JALR, link = pc + 4 */
         ABS(x2, 1f)
 l4:     jalr x1, 0(x2)
         j fail
-1:      ABS(x3, l4 + 4)
-        bne x1, x3, fail
+1:      ABS(x13, l4 + 4)
+        bne x1, x13, fail
 
 test_5: li TESTNUM, 5                   /* JALR with a negative offset */
         ABS(x2, 1f + 8)
@@ -64,8 +64,8 @@ test_9: li TESTNUM, 9                   /* rd == rs1: target from the old value 
         ABS(x2, 1f)
 l9:     jalr x2, 0(x2)
         j fail
-1:      ABS(x3, l9 + 4)
-        bne x2, x3, fail
+1:      ABS(x13, l9 + 4)
+        bne x2, x13, fail
 
 test_10: li TESTNUM, 10                 /* JALR x0 (a plain return) */
         ABS(x2, 1f)

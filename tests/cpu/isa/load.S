@@ -53,7 +53,7 @@ RVTEST_CODE_BEGIN
         /* rd = x0 */
         TEST_CASE(38, x0, 0, la x1, tdat; lw x0, 0(x1))
         /* a load result used at once by the next instruction */
-        TEST_CASE(39, x3, 0xff7f8001, la x1, tdat; lw x2, 0(x1); addi x3, x2, 1)
+        TEST_CASE(39, x13, 0xff7f8001, la x1, tdat; lw x2, 0(x1); addi x13, x2, 1)
         /* base x0 (address 0 + offset is unmapped, so use a loaded pointer instead) */
         TEST_CASE(40, x14, 0x01237ff0, la x1, tptr; lw x2, 0(x1); lw x14, 8(x2))
 

@@ -39,11 +39,11 @@ RVTEST_CODE_BEGIN
 test_19: li TESTNUM, 19
         la x1, tbuf
         li x2, 0
-        li x3, 16
+        li x13, 16
 1:      add x4, x1, x2
         sb x2, 0(x4)
         addi x2, x2, 1
-        bne x2, x3, 1b
+        bne x2, x13, 1b
         lw x5, 0(x1)
         li x7, 0x03020100
         bne x5, x7, fail

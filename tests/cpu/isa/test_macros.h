@@ -6,7 +6,7 @@
  * to tohost; `fail` writes (TESTNUM << 1) | 1, which froce-cpu-sim reports
  * as "test N failed" (docs/cpu.md).
  *
- * Registers the environment owns: gp (TESTNUM), t2 (x7, expected values),
+ * Registers the environment owns: gp (x3, TESTNUM), t2 (x7, expected values),
  * t6 (trap handler scratch), s6-s11 (trap records, below). Tests use others.
  *
  * Traps: the default handler fails the current test unless s11 != 0 (a trap
@@ -149,7 +149,7 @@ test_ ## n:                                                     \
 #define TEST_ST_WORD(n, st_inst, val, offset, base, before, after) \
         TEST_CASE(n, x14, after,                                \
             la x1, base; li x2, before; sw x2, 0(x1);           \
-            li x3, val; st_inst x3, offset(x1); lw x14, 0(x1))
+            li x13, val; st_inst x13, offset(x1); lw x14, 0(x1))
 
 /* branches: the taken case must not fall through, the not-taken case must */
 #define TEST_BR2_TAKEN(n, inst, val1, val2)                     \

@@ -25,22 +25,22 @@ test_9: li TESTNUM, 9
 test_10: li TESTNUM, 10
 1:      auipc x1, 1                     /* pc + 0x1000 */
         ABS(x2, 1b)
-        li x3, 0x1000
-        add x2, x2, x3
+        li x13, 0x1000
+        add x2, x2, x13
         bne x1, x2, fail
 
 test_11: li TESTNUM, 11
 1:      auipc x1, 0xfffff               /* pc - 0x1000 */
         ABS(x2, 1b)
-        li x3, 0x1000
-        sub x2, x2, x3
+        li x13, 0x1000
+        sub x2, x2, x13
         bne x1, x2, fail
 
 test_12: li TESTNUM, 12
 1:      auipc x1, 0x80000               /* pc + 0x80000000 (wraps) */
         ABS(x2, 1b)
-        li x3, 0x80000000
-        add x2, x2, x3
+        li x13, 0x80000000
+        add x2, x2, x13
         bne x1, x2, fail
 
 test_13: li TESTNUM, 13
