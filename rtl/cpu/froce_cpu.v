@@ -25,8 +25,8 @@
  *          complete like an ALU instruction
  *
  * With memories that accept every request and answer one cycle later (block
- * RAM) that is 2 cycles per instruction, 3 for loads and stores, 2 + n/4 +
- * n%4 for a shift by n.
+ * RAM) that is 2 cycles per instruction, 3 for loads and stores, 3 + n/4 +
+ * n%4 for a shift by n > 0.
  *
  * Memory interface (the same rules on both ports)
  * -----------------------------------------------
@@ -304,9 +304,9 @@ wire        eq   = diff[31:0] == 32'd0;
 /*
  * Shifts are multi-cycle: the rs1 operand register is the shift register.
  * EXEC loads the shift amount; each SHIFT cycle moves the operand 4 places
- * while 4 or more remain, else 1, so a shift by n takes
- * n/4 + n%4 extra cycles (at most 10, none for n = 0). The result is then
- * the operand register itself.
+ * while 4 or more remain, else 1, then one more cycle completes the
+ * instruction: a shift by n > 0 takes 1 + n/4 + n%4 extra cycles (at most
+ * 11), by 0 none. The result is the operand register itself.
  */
 wire        is_shift   = (is_op || is_op_imm) && funct3[1:0] == 2'b01;
 wire        shift_left = !funct3[2];
