@@ -8,7 +8,8 @@
 #
 # Steps:
 #   1. lint of rtl/cpu (scripts/lint.sh) and of the Icarus bench
-#   2. build build/bin/froce-cpu-sim (sim/cpu) and every tests/cpu/isa/*.S
+#   2. build build/bin/froce-cpu-sim (sim/cpu) and every tests/cpu/isa/*.S;
+#      check that every RV32I/Zicsr/M-mode mnemonic appears in them
 #   3. every ISA test on froce-cpu-sim: exit 0 and a PASS line; mmio.S also
 #      with MMIO wait states (--mmio-accept/--mmio-latency) and its console line
 #      compared; one test linked at address 0 instead of 0x80000000
@@ -80,6 +81,20 @@ for src in "$T"/isa/*.S; do
     fi
 done
 ok "built ${#TESTS[@]} ISA tests: ${TESTS[*]}"
+# every RV32I, Zicsr and machine-mode instruction appears in the tests
+# (base mnemonics: objdump -M no-aliases; FENCE.I is a .word, see misc.S)
+ALL_INSNS="lui auipc jal jalr beq bne blt bge bltu bgeu lb lh lw lbu lhu sb sh sw
+    addi slti sltiu xori ori andi slli srli srai add sub sll slt sltu xor srl sra or and
+    fence fence.tso ecall ebreak csrrw csrrs csrrc csrrwi csrrsi csrrci mret wfi"
+used=$(for name in "${TESTS[@]}"; do riscv64-unknown-elf-objdump -d -M no-aliases "$BUILD/$name.elf"; done |
+    awk -F'\t' 'NF >= 3 {split($3, w, " "); print w[1]}' | sort -u)
+missing=""
+for i in $ALL_INSNS; do grep -qx "$i" <<<"$used" || missing+=" $i"; done
+if [ -z "$missing" ]; then
+    ok "every RV32I/Zicsr/M-mode instruction is in the tests ($(wc -w <<<"$ALL_INSNS") mnemonics)"
+else
+    bad "instructions no test uses:$missing"
+fi
 
 section "3. ISA tests on froce-cpu-sim (Verilator)"
 total_cycles=0
