@@ -61,6 +61,8 @@ TOPS: list[tuple[str, dict[str, int], str]] = [
     ("froce_axis_split", {"DATA_WIDTH": 64}, "axis_split_64"),
     ("froce_axis_split", {"DATA_WIDTH": 512}, "axis_split_512"),
     ("froce_doorbell", {"NUM_QPS": 16, "NUM_CQS": 16, "NUM_UARS": 4}, "doorbell_16"),
+    # the soft core (rtl/cpu; its RAM is block RAM, so only the core here)
+    ("froce_cpu", {}, "cpu"),
     # the transport core with small tables (a board build picks its sizes)
     ("froce_core", {"DATA_WIDTH": 64, "NUM_QPS": 4, "NUM_CQS": 4, "NUM_MRS": 16, "NUM_MTT": 64,
                     "NUM_GIDS": 2, "NUM_UARS": 4}, "core_small_64"),

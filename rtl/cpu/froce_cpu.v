@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: MIT
+// froce soft core: a small multi-cycle RV32I + Zicsr processor, machine mode only.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Architecture (docs/cpu.md has the long form)
+ * --------------------------------------------
+ * One instruction at a time, six states:
+ *
+ *   FETCH  the fetch request for pc_reg waits for ibus_req_ready
+ *   IWAIT  waiting for the fetch response; when it comes the instruction is
+ *          latched and the register file (synchronous read) is read with the
+ *          rs1/rs2 fields of the response word
+ *   EXEC   decode and execute. An ALU, jump, branch, CSR or system
+ *          instruction completes here and, in the same cycle, issues the
+ *          fetch of the next instruction (or of the trap vector). A load or
+ *          store issues its data request instead
+ *   DREQ   the data request waits for dbus_req_ready
+ *   DWAIT  waiting for the data response; the load result is written back,
+ *          and the next fetch issued, in the cycle the response arrives
+ *
+ *   SHIFT  shifts move the rs1 operand register 4 or 1 places per cycle, then
+ *          complete like an ALU instruction
+ *
+ * With memories that accept every request and answer one cycle later (block
+ * RAM) that is 2 cycles per instruction, 3 for loads and stores, 3 + n/4 +
+ * n%4 for a shift by n > 0.
+ *
+ * Memory interface (the same rules on both ports)
+ * -----------------------------------------------
+ * Request channel: *_req_valid, *_req_ready and the request fields.
+ *   - A request is transferred in a cycle with valid && ready.
+ *   - Once valid is high the core keeps it high, with every request field
+ *     unchanged, until the transfer. valid never depends on ready, so ready
+ *     may depend combinationally on valid.
+ *   - *_req_addr is a byte address with bits 1:0 zero: requests are whole
+ *     32-bit words. dbus_req_be marks the bytes a load wants or a store
+ *     writes (bit n = bits 8n+7:8n); dbus_req_wdata carries a store's bytes
+ *     in their lanes. Reads have no side effects on bytes outside be.
+ *   - The core has at most one request in flight per port: it issues a new
+ *     request on a port only after the response of the previous one.
+ * Response channel: *_rsp_valid, *_rsp_rdata, *_rsp_err.
+ *   - Every transferred request (loads, stores and fetches) gets exactly one
+ *     response, one cycle after the transfer at the earliest (never in the
+ *     transfer cycle), and any number of cycles later. The core always
+ *     accepts it (there is no response ready).
+ *   - rdata is the whole word (the core picks the bytes of a load); it is
+ *     ignored for stores. err = 1 reports an access fault: cause 1
+ *     (instruction), 5 (load) or 7 (store), mtval = the address.
+ * Combinational paths from inputs to outputs: ibus_req_* may depend on
+ * dbus_rsp_valid/err (the fetch after a load or store is issued in the
+ * cycle its response arrives) and both request channels on irq_* (a pending
+ * interrupt replaces the instruction in EXEC); no output depends on a
+ * *_req_ready.
+ *
+ * Interrupts: irq_external (mip.MEIP, cause 0x8000000B) and irq_timer
+ * (mip.MTIP, cause 0x80000007) are levels, synchronous to clk, held until
+ * the handler clears their source. They are checked in EXEC: when
+ * mstatus.MIE and the matching mie bit are set, the instruction in EXEC is
+ * not executed and mepc = its pc. External has priority over timer.
+ *
+ * Retirement trace: trace_valid is high for one cycle per instruction that
+ * retires or traps, with the other trace_* fields describing it. Nothing in
+ * the core depends on it; a board top leaves it unconnected.
+ */
+module froce_cpu (
+    input  wire        clk,
+    input  wire        rst,                 // synchronous, active high
+
+    /* Configuration (constant in a real design) */
+    input  wire [31:0] boot_addr,           // pc after reset; bits 1:0 ignored
+
+    /* Instruction fetch port */
+    output wire        ibus_req_valid,
+    input  wire        ibus_req_ready,
+    output wire [31:0] ibus_req_addr,       // word aligned
+    input  wire        ibus_rsp_valid,
+    input  wire [31:0] ibus_rsp_rdata,
+    input  wire        ibus_rsp_err,        // instruction access fault
+
+    /* Data port */
+    output wire        dbus_req_valid,
+    input  wire        dbus_req_ready,
+    output wire [31:0] dbus_req_addr,       // word aligned
+    output wire        dbus_req_we,         // 1 store, 0 load
+    output wire [3:0]  dbus_req_be,         // byte lanes read or written
+    output wire [31:0] dbus_req_wdata,
+    input  wire        dbus_rsp_valid,
+    input  wire [31:0] dbus_rsp_rdata,
+    input  wire        dbus_rsp_err,        // load/store access fault
+
+    /* Interrupt requests: levels, synchronous to clk */
+    input  wire        irq_external,        // mip.MEIP
+    input  wire        irq_timer,           // mip.MTIP
+
+    /* Retirement trace (simulation and debug) */
+    output wire        trace_valid,         // an instruction retired or trapped this cycle
+    output wire [31:0] trace_pc,
+    output wire [31:0] trace_insn,
+    output wire        trace_trap,          // it trapped (or was interrupted): nothing retired
+    output wire [31:0] trace_cause,         // mcause written, when trace_trap
+    output wire [4:0]  trace_rd,            // register written, 0 if none
+    output wire [31:0] trace_rd_wdata,
+    output wire        trace_store,         // a store retired: the three fields below
+    output wire [31:0] trace_store_addr,    // word address
+    output wire [3:0]  trace_store_be,
+    output wire [31:0] trace_store_wdata
+);
+
+/* Major opcodes (RISC-V unprivileged spec, base opcode map) */
+localparam [6:0] OPC_LOAD     = 7'b0000011;
+localparam [6:0] OPC_MISC_MEM = 7'b0001111;
+localparam [6:0] OPC_OP_IMM   = 7'b0010011;
+localparam [6:0] OPC_AUIPC    = 7'b0010111;
+localparam [6:0] OPC_STORE    = 7'b0100011;
+localparam [6:0] OPC_OP       = 7'b0110011;
+localparam [6:0] OPC_LUI      = 7'b0110111;
+localparam [6:0] OPC_BRANCH   = 7'b1100011;
+localparam [6:0] OPC_JALR     = 7'b1100111;
+localparam [6:0] OPC_JAL      = 7'b1101111;
+localparam [6:0] OPC_SYSTEM   = 7'b1110011;
+
+/* SYSTEM instructions with funct3 = 0, full encodings */
+localparam [31:0] INSN_ECALL  = 32'h00000073;
+localparam [31:0] INSN_EBREAK = 32'h00100073;
+localparam [31:0] INSN_MRET   = 32'h30200073;
+localparam [31:0] INSN_WFI    = 32'h10500073;
+
+/* CSR addresses (privileged spec, tables 2.2-2.5) */
+localparam [11:0] CSR_MSTATUS    = 12'h300;
+localparam [11:0] CSR_MISA       = 12'h301;
+localparam [11:0] CSR_MIE        = 12'h304;
+localparam [11:0] CSR_MTVEC      = 12'h305;
+localparam [11:0] CSR_MSTATUSH   = 12'h310;
+localparam [11:0] CSR_MSCRATCH   = 12'h340;
+localparam [11:0] CSR_MEPC       = 12'h341;
+localparam [11:0] CSR_MCAUSE     = 12'h342;
+localparam [11:0] CSR_MTVAL      = 12'h343;
+localparam [11:0] CSR_MIP        = 12'h344;
+localparam [11:0] CSR_MCYCLE     = 12'hB00;
+localparam [11:0] CSR_MINSTRET   = 12'hB02;
+localparam [11:0] CSR_MCYCLEH    = 12'hB80;
+localparam [11:0] CSR_MINSTRETH  = 12'hB82;
+localparam [11:0] CSR_CYCLE      = 12'hC00;
+localparam [11:0] CSR_TIME       = 12'hC01;
+localparam [11:0] CSR_INSTRET    = 12'hC02;
+localparam [11:0] CSR_CYCLEH     = 12'hC80;
+localparam [11:0] CSR_TIMEH      = 12'hC81;
+localparam [11:0] CSR_INSTRETH   = 12'hC82;
+localparam [11:0] CSR_MVENDORID  = 12'hF11;
+localparam [11:0] CSR_MARCHID    = 12'hF12;
+localparam [11:0] CSR_MIMPID     = 12'hF13;
+localparam [11:0] CSR_MHARTID    = 12'hF14;
+localparam [11:0] CSR_MCONFIGPTR = 12'hF15;
+
+/* misa: MXL = 1 (32 bits), extension I */
+localparam [31:0] MISA_VALUE = 32'h40000100;
+
+/* Exception and interrupt codes (mcause bits 3:0) */
+localparam [3:0] EXC_INSN_MISALIGNED  = 4'd0;
+localparam [3:0] EXC_INSN_ACCESS      = 4'd1;
+localparam [3:0] EXC_ILLEGAL          = 4'd2;
+localparam [3:0] EXC_BREAKPOINT       = 4'd3;
+localparam [3:0] EXC_LOAD_MISALIGNED  = 4'd4;
+localparam [3:0] EXC_LOAD_ACCESS      = 4'd5;
+localparam [3:0] EXC_STORE_MISALIGNED = 4'd6;
+localparam [3:0] EXC_STORE_ACCESS     = 4'd7;
+localparam [3:0] EXC_ECALL_M          = 4'd11;
+localparam [3:0] INT_M_TIMER          = 4'd7;
+localparam [3:0] INT_M_EXTERNAL       = 4'd11;
+
+/* States */
+localparam [2:0] S_FETCH = 3'd0;
+localparam [2:0] S_IWAIT = 3'd1;
+localparam [2:0] S_EXEC  = 3'd2;
+localparam [2:0] S_DREQ  = 3'd3;
+localparam [2:0] S_DWAIT = 3'd4;
+localparam [2:0] S_SHIFT = 3'd5;
+
+// ---------------------------------------------------------------- state
+
+reg [2:0]  state_reg = S_FETCH, state_next;
+reg [31:2] pc_reg = 30'd0;          // pc of the instruction being fetched or executed
+reg [31:0] insn_reg = 32'd0;
+reg        ifault_reg = 1'b0;       // the fetch of insn_reg returned err
+reg [4:0]  shamt_reg = 5'd0;        // shift places still to go in SHIFT
+
+/* CSR state */
+reg        mstatus_mie_reg = 1'b0;
+reg        mstatus_mpie_reg = 1'b0;
+reg        mie_meie_reg = 1'b0;
+reg        mie_mtie_reg = 1'b0;
+reg [31:2] mtvec_reg = 30'd0;       // direct mode only: MODE (bits 1:0) reads 0
+reg [31:0] mscratch_reg = 32'd0;
+reg [31:2] mepc_reg = 30'd0;        // IALIGN = 32: bits 1:0 read 0
+reg        mcause_int_reg = 1'b0;   // mcause is WLRL: bit 31 and bits 3:0 are held
+reg [3:0]  mcause_code_reg = 4'd0;
+reg [31:0] mtval_reg = 32'd0;
+reg [63:0] mcycle_reg = 64'd0;
+reg [63:0] minstret_reg = 64'd0;
+
+// ---------------------------------------------------------------- register file
+
+/*
+ * 31 x 32 bits, one write port, two synchronous read ports. The read
+ * addresses come straight from the fetch response, so the operands are ready
+ * in EXEC; the outputs hold until the next fetch response, through DREQ and
+ * DWAIT. x0 is never written and reads as zero through the mux below (its
+ * storage word is unused). Reads and writes never happen in the same cycle:
+ * writes happen in EXEC or DWAIT, reads in IWAIT.
+ */
+reg [31:0] regfile [0:31];
+reg [31:0] rf_rdata1_reg = 32'd0;
+reg [31:0] rf_rdata2_reg = 32'd0;
+wire       rf_re = state_reg == S_IWAIT && ibus_rsp_valid;
+reg        rf_we;
+reg [31:0] rf_wdata;
+wire       shift_run;                   // SHIFT state, places left: shift the rs1 operand
+
+always @(posedge clk) begin
+    if (rf_re) begin
+        rf_rdata1_reg <= regfile[ibus_rsp_rdata[19:15]];
+        rf_rdata2_reg <= regfile[ibus_rsp_rdata[24:20]];
+    end else if (shift_run) begin
+        rf_rdata1_reg <= shift_step;
+    end
+    if (rf_we)
+        regfile[insn_reg[11:7]] <= rf_wdata;
+end
+
+// ---------------------------------------------------------------- decode
+
+wire [6:0]  opcode   = insn_reg[6:0];
+wire [4:0]  rd       = insn_reg[11:7];
+wire [2:0]  funct3   = insn_reg[14:12];
+wire [4:0]  rs1      = insn_reg[19:15];
+wire [4:0]  rs2      = insn_reg[24:20];
+wire [6:0]  funct7   = insn_reg[31:25];
+wire [11:0] csr_addr = insn_reg[31:20];
+
+wire [31:0] imm_i = {{20{insn_reg[31]}}, insn_reg[31:20]};
+wire [31:0] imm_s = {{20{insn_reg[31]}}, insn_reg[31:25], insn_reg[11:7]};
+wire [31:0] imm_b = {{19{insn_reg[31]}}, insn_reg[31], insn_reg[7], insn_reg[30:25], insn_reg[11:8], 1'b0};
+wire [31:0] imm_u = {insn_reg[31:12], 12'd0};
+wire [31:0] imm_j = {{11{insn_reg[31]}}, insn_reg[31], insn_reg[19:12], insn_reg[20], insn_reg[30:21], 1'b0};
+
+wire is_load     = opcode == OPC_LOAD;
+wire is_store    = opcode == OPC_STORE;
+wire is_op_imm   = opcode == OPC_OP_IMM;
+wire is_op       = opcode == OPC_OP;
+wire is_lui      = opcode == OPC_LUI;
+wire is_auipc    = opcode == OPC_AUIPC;
+wire is_branch   = opcode == OPC_BRANCH;
+wire is_jal      = opcode == OPC_JAL;
+wire is_jalr     = opcode == OPC_JALR;
+wire is_system   = opcode == OPC_SYSTEM;
+wire is_csr      = is_system && funct3[1:0] != 2'b00;   // CSRRW/S/C and the immediate forms
+wire is_ecall    = insn_reg == INSN_ECALL;
+wire is_ebreak   = insn_reg == INSN_EBREAK;
+wire is_mret     = insn_reg == INSN_MRET;
+wire is_wfi      = insn_reg == INSN_WFI;                  // a no-op: legal, interrupts are taken in EXEC anyway
+
+/* Encodings this core executes (the CSR address is checked separately) */
+reg opcode_legal;
+always @* begin
+    case (opcode)
+        OPC_LOAD:     opcode_legal = funct3 != 3'b011 && funct3 != 3'b110 && funct3 != 3'b111;
+        OPC_STORE:    opcode_legal = funct3[2] == 1'b0 && funct3[1:0] != 2'b11;
+        OPC_OP_IMM:   opcode_legal = funct3 == 3'b001 ? funct7 == 7'b0000000 :
+                                     funct3 == 3'b101 ? (funct7 == 7'b0000000 || funct7 == 7'b0100000) : 1'b1;
+        OPC_OP:       opcode_legal = funct7 == 7'b0000000 ||
+                                     (funct7 == 7'b0100000 && (funct3 == 3'b000 || funct3 == 3'b101));
+        OPC_BRANCH:   opcode_legal = funct3[2:1] != 2'b01;
+        OPC_JALR:     opcode_legal = funct3 == 3'b000;
+        OPC_JAL, OPC_LUI, OPC_AUIPC:
+                      opcode_legal = 1'b1;
+        // FENCE (rs1, rd and fm are ignored, as the spec asks) and FENCE.I:
+        // no-ops, there are no caches or buffers to order
+        OPC_MISC_MEM: opcode_legal = funct3[2:1] == 2'b00;
+        OPC_SYSTEM:   opcode_legal = funct3 == 3'b000 ? (is_ecall || is_ebreak || is_mret || is_wfi) :
+                                     funct3 != 3'b100;
+        default:      opcode_legal = 1'b0;
+    endcase
+end
+
+// ---------------------------------------------------------------- execute
+
+wire [31:0] rs1_val = rs1 == 5'd0 ? 32'd0 : rf_rdata1_reg;
+wire [31:0] rs2_val = rs2 == 5'd0 ? 32'd0 : rf_rdata2_reg;
+
+/* Second ALU operand: rs2 for register-register ops and branches, else an immediate */
+wire [31:0] op_b = (is_op || is_branch) ? rs2_val : is_store ? imm_s : imm_i;
+
+/* ADD/ADDI, load/store addresses and the JALR target share this adder */
+wire [31:0] sum = rs1_val + op_b;
+/* SUB, SLT[I][U] and branch comparisons */
+wire [32:0] diff = {1'b0, rs1_val} - {1'b0, op_b};
+wire        lt_u = diff[32];
+wire        lt_s = (rs1_val[31] != op_b[31]) ? rs1_val[31] : lt_u;
+wire        eq   = diff[31:0] == 32'd0;
+
+/*
+ * Shifts are multi-cycle: the rs1 operand register is the shift register.
+ * EXEC loads the shift amount; each SHIFT cycle moves the operand 4 places
+ * while 4 or more remain, else 1, then one more cycle completes the
+ * instruction: a shift by n > 0 takes 1 + n/4 + n%4 extra cycles (at most
+ * 11), by 0 none. The result is the operand register itself.
+ */
+wire        is_shift   = (is_op || is_op_imm) && funct3[1:0] == 2'b01;
+wire        shift_left = !funct3[2];
+wire        shift_fill = funct7[5] && rf_rdata1_reg[31];     // SRA/SRAI
+wire        shift_by4  = shamt_reg[4:2] != 3'd0;
+reg  [31:0] shift_step;
+always @* begin
+    case ({shift_left, shift_by4})
+        2'b11:   shift_step = {rf_rdata1_reg[27:0], 4'd0};
+        2'b10:   shift_step = {rf_rdata1_reg[30:0], 1'b0};
+        2'b01:   shift_step = {{4{shift_fill}}, rf_rdata1_reg[31:4]};
+        default: shift_step = {shift_fill, rf_rdata1_reg[31:1]};
+    endcase
+end
+
+reg [31:0] alu_res;
+always @* begin
+    case (funct3)
+        3'b000:  alu_res = (is_op && funct7[5]) ? diff[31:0] : sum;
+        3'b010:  alu_res = {31'd0, lt_s};
+        3'b011:  alu_res = {31'd0, lt_u};
+        3'b100:  alu_res = rs1_val ^ op_b;
+        3'b110:  alu_res = rs1_val | op_b;
+        3'b111:  alu_res = rs1_val & op_b;
+        default: alu_res = rs1_val;        // 001 SLL, 101 SRL/SRA: shifted in place
+    endcase
+end
+
+reg branch_cond;
+always @* begin
+    case (funct3)
+        3'b000:  branch_cond = eq;         // BEQ
+        3'b001:  branch_cond = !eq;        // BNE
+        3'b100:  branch_cond = lt_s;       // BLT
+        3'b101:  branch_cond = !lt_s;      // BGE
+        3'b110:  branch_cond = lt_u;       // BLTU
+        default: branch_cond = !lt_u;      // BGEU (010/011 are illegal)
+    endcase
+end
+
+/* pc-relative targets: branches, JAL, AUIPC */
+wire [31:0] pc        = {pc_reg, 2'b00};
+wire [31:0] pc_plus4  = pc + 32'd4;
+wire [31:0] pc_rel    = pc + (is_branch ? imm_b : is_jal ? imm_j : imm_u);
+wire        jump      = is_jal || is_jalr || (is_branch && branch_cond);
+wire [31:0] jump_addr = is_jalr ? {sum[31:1], 1'b0} : pc_rel;
+/* targets are even by construction; bit 1 set means not 4-byte aligned */
+wire        jump_misaligned = jump && jump_addr[1];
+
+// ---------------------------------------------------------------- loads and stores
+
+wire [1:0] mem_off = sum[1:0];
+wire [1:0] mem_size = funct3[1:0];                   // 00 byte, 01 half, 10 word
+wire       mem_misaligned = (mem_size == 2'b01 && mem_off[0]) || (mem_size == 2'b10 && mem_off != 2'b00);
+
+reg [3:0] mem_be;
+always @* begin
+    case (mem_size)
+        2'b00:   mem_be = 4'b0001 << mem_off;
+        2'b01:   mem_be = mem_off[1] ? 4'b1100 : 4'b0011;
+        default: mem_be = 4'b1111;
+    endcase
+end
+
+wire [31:0] store_data = mem_size == 2'b00 ? {4{rs2_val[7:0]}} :
+                         mem_size == 2'b01 ? {2{rs2_val[15:0]}} : rs2_val;
+
+/* load result: the addressed bytes moved to bit 0, then sign or zero extended */
+wire [31:0] load_shifted = dbus_rsp_rdata >> {mem_off, 3'b000};
+reg  [31:0] load_data;
+always @* begin
+    case (mem_size)
+        2'b00:   load_data = {{24{load_shifted[7] && !funct3[2]}}, load_shifted[7:0]};
+        2'b01:   load_data = {{16{load_shifted[15] && !funct3[2]}}, load_shifted[15:0]};
+        default: load_data = load_shifted;
+    endcase
+end
+
+// ---------------------------------------------------------------- CSRs
+
+wire [31:0] mstatus_val = {19'd0, 2'b11, 3'd0, mstatus_mpie_reg, 3'd0, mstatus_mie_reg, 3'd0};
+wire [31:0] mie_val     = {20'd0, mie_meie_reg, 3'd0, mie_mtie_reg, 7'd0};
+wire [31:0] mip_val     = {20'd0, irq_external, 3'd0, irq_timer, 7'd0};
+wire [31:0] mcause_val  = {mcause_int_reg, 27'd0, mcause_code_reg};
+
+reg [31:0] csr_rdata;
+reg        csr_exists;
+always @* begin
+    csr_exists = 1'b1;
+    case (csr_addr)
+        CSR_MSTATUS:   csr_rdata = mstatus_val;
+        CSR_MISA:      csr_rdata = MISA_VALUE;
+        CSR_MIE:       csr_rdata = mie_val;
+        CSR_MTVEC:     csr_rdata = {mtvec_reg, 2'b00};
+        CSR_MSCRATCH:  csr_rdata = mscratch_reg;
+        CSR_MEPC:      csr_rdata = {mepc_reg, 2'b00};
+        CSR_MCAUSE:    csr_rdata = mcause_val;
+        CSR_MTVAL:     csr_rdata = mtval_reg;
+        CSR_MIP:       csr_rdata = mip_val;
+        CSR_MCYCLE, CSR_CYCLE, CSR_TIME:
+                       csr_rdata = mcycle_reg[31:0];
+        CSR_MCYCLEH, CSR_CYCLEH, CSR_TIMEH:
+                       csr_rdata = mcycle_reg[63:32];
+        CSR_MINSTRET, CSR_INSTRET:
+                       csr_rdata = minstret_reg[31:0];
+        CSR_MINSTRETH, CSR_INSTRETH:
+                       csr_rdata = minstret_reg[63:32];
+        CSR_MSTATUSH, CSR_MVENDORID, CSR_MARCHID, CSR_MIMPID, CSR_MHARTID, CSR_MCONFIGPTR:
+                       csr_rdata = 32'd0;
+        default: begin
+            csr_rdata = 32'd0;
+            csr_exists = 1'b0;
+        end
+    endcase
+end
+
+/*
+ * CSRRW[I] always writes; CSRRS[I]/CSRRC[I] write only when rs1 (or the
+ * immediate) is not zero. CSRs 0xC00-0xFFF are read-only by their address.
+ * Writes to misa, mip and mstatush are legal and change nothing.
+ */
+wire        csr_write   = funct3[1:0] == 2'b01 || rs1 != 5'd0;
+wire [31:0] csr_operand = funct3[2] ? {27'd0, rs1} : rs1_val;
+wire        csr_illegal = is_csr && (!csr_exists || (csr_write && csr_addr[11:10] == 2'b11));
+reg  [31:0] csr_wdata;
+always @* begin
+    case (funct3[1:0])
+        2'b01:   csr_wdata = csr_operand;
+        2'b10:   csr_wdata = csr_rdata | csr_operand;
+        default: csr_wdata = csr_rdata & ~csr_operand;
+    endcase
+end
+
+// ---------------------------------------------------------------- control
+
+wire irq_ext_pending   = irq_external && mie_meie_reg;
+wire irq_timer_pending = irq_timer && mie_mtie_reg;
+wire irq_take          = mstatus_mie_reg && (irq_ext_pending || irq_timer_pending);
+wire illegal           = !opcode_legal || csr_illegal;
+
+/* Synchronous exception (or interrupt) raised in EXEC, in priority order */
+reg        exec_trap;
+reg        exec_trap_int;
+reg [3:0]  exec_trap_code;
+reg [31:0] exec_trap_tval;
+always @* begin
+    exec_trap = 1'b1;
+    exec_trap_int = 1'b0;
+    exec_trap_code = EXC_ILLEGAL;
+    exec_trap_tval = 32'd0;
+    if (irq_take) begin
+        exec_trap_int = 1'b1;
+        exec_trap_code = irq_ext_pending ? INT_M_EXTERNAL : INT_M_TIMER;
+    end else if (ifault_reg) begin
+        exec_trap_code = EXC_INSN_ACCESS;
+        exec_trap_tval = pc;
+    end else if (illegal) begin
+        exec_trap_code = EXC_ILLEGAL;
+        exec_trap_tval = insn_reg;
+    end else if (is_ecall) begin
+        exec_trap_code = EXC_ECALL_M;
+    end else if (is_ebreak) begin
+        exec_trap_code = EXC_BREAKPOINT;
+        exec_trap_tval = pc;
+    end else if (jump_misaligned) begin
+        exec_trap_code = EXC_INSN_MISALIGNED;
+        exec_trap_tval = jump_addr;
+    end else if ((is_load || is_store) && mem_misaligned) begin
+        exec_trap_code = is_store ? EXC_STORE_MISALIGNED : EXC_LOAD_MISALIGNED;
+        exec_trap_tval = sum;
+    end else begin
+        exec_trap = 1'b0;
+    end
+end
+
+wire in_exec     = state_reg == S_EXEC;
+wire mem_start   = in_exec && !exec_trap && (is_load || is_store);
+wire shift_start = in_exec && !exec_trap && is_shift && op_b[4:0] != 5'd0;
+assign shift_run = state_reg == S_SHIFT && shamt_reg != 5'd0;
+wire shift_done  = state_reg == S_SHIFT && shamt_reg == 5'd0;
+/* retires without a memory access: in EXEC, or at the end of a shift */
+wire exec_done   = (in_exec && !exec_trap && !is_load && !is_store && !shift_start) || shift_done;
+wire mem_done  = state_reg == S_DWAIT && dbus_rsp_valid;
+wire mem_fault = mem_done && dbus_rsp_err;
+wire retire    = exec_done || (mem_done && !dbus_rsp_err);
+wire trap      = (in_exec && exec_trap) || mem_fault;
+wire fetch_now = exec_done || (in_exec && exec_trap) || mem_done;
+
+/* Where the next instruction comes from */
+wire [31:0] next_pc = trap                  ? {mtvec_reg, 2'b00} :
+                      (exec_done && is_mret) ? {mepc_reg, 2'b00} :
+                      (exec_done && jump)    ? jump_addr : pc_plus4;
+
+/* Register write-back */
+always @* begin
+    rf_we = retire && rd != 5'd0 &&
+            (is_load || is_op || is_op_imm || is_lui || is_auipc || is_jal || is_jalr || is_csr);
+    if (state_reg == S_DWAIT)
+        rf_wdata = load_data;
+    else if (is_lui)
+        rf_wdata = imm_u;
+    else if (is_auipc)
+        rf_wdata = pc_rel;
+    else if (is_jal || is_jalr)
+        rf_wdata = pc_plus4;
+    else if (is_csr)
+        rf_wdata = csr_rdata;
+    else
+        rf_wdata = alu_res;
+end
+
+always @* begin
+    state_next = state_reg;
+    case (state_reg)
+        S_FETCH: if (ibus_req_ready) state_next = S_IWAIT;
+        S_IWAIT: if (ibus_rsp_valid) state_next = S_EXEC;
+        S_EXEC:  begin
+            if (mem_start)
+                state_next = dbus_req_ready ? S_DWAIT : S_DREQ;
+            else if (shift_start)
+                state_next = S_SHIFT;
+            else
+                state_next = ibus_req_ready ? S_IWAIT : S_FETCH;
+        end
+        S_DREQ:  if (dbus_req_ready) state_next = S_DWAIT;
+        S_DWAIT: if (dbus_rsp_valid) state_next = ibus_req_ready ? S_IWAIT : S_FETCH;
+        S_SHIFT: if (shift_done) state_next = ibus_req_ready ? S_IWAIT : S_FETCH;
+        default: state_next = S_FETCH;
+    endcase
+end
+
+/* CSR writes by CSR instructions (they retire in EXEC) */
+wire csr_we = exec_done && is_csr && csr_write;
+
+always @(posedge clk) begin
+    state_reg <= state_next;
+    if (fetch_now)
+        pc_reg <= next_pc[31:2];
+    if (rf_re) begin
+        insn_reg <= ibus_rsp_rdata;
+        ifault_reg <= ibus_rsp_err;
+    end
+    if (shift_start)
+        shamt_reg <= op_b[4:0];
+    else if (shift_run)
+        shamt_reg <= shamt_reg - (shift_by4 ? 5'd4 : 5'd1);
+
+    /* counters: a CSR write replaces the value the instruction would otherwise leave */
+    mcycle_reg <= mcycle_reg + 64'd1;
+    if (retire)
+        minstret_reg <= minstret_reg + 64'd1;
+
+    if (csr_we) begin
+        case (csr_addr)
+            CSR_MSTATUS: begin
+                mstatus_mie_reg <= csr_wdata[3];
+                mstatus_mpie_reg <= csr_wdata[7];
+            end
+            CSR_MIE: begin
+                mie_meie_reg <= csr_wdata[11];
+                mie_mtie_reg <= csr_wdata[7];
+            end
+            CSR_MTVEC:     mtvec_reg <= csr_wdata[31:2];
+            CSR_MSCRATCH:  mscratch_reg <= csr_wdata;
+            CSR_MEPC:      mepc_reg <= csr_wdata[31:2];
+            CSR_MCAUSE: begin
+                mcause_int_reg <= csr_wdata[31];
+                mcause_code_reg <= csr_wdata[3:0];
+            end
+            CSR_MTVAL:     mtval_reg <= csr_wdata;
+            CSR_MCYCLE:    mcycle_reg[31:0] <= csr_wdata;
+            CSR_MCYCLEH:   mcycle_reg[63:32] <= csr_wdata;
+            CSR_MINSTRET:  minstret_reg[31:0] <= csr_wdata;
+            CSR_MINSTRETH: minstret_reg[63:32] <= csr_wdata;
+            default: ;     // misa, mip, mstatush: writes ignored
+        endcase
+    end
+
+    if (exec_done && is_mret) begin
+        mstatus_mie_reg <= mstatus_mpie_reg;
+        mstatus_mpie_reg <= 1'b1;
+    end
+
+    if (trap) begin
+        mepc_reg <= pc_reg;
+        mstatus_mpie_reg <= mstatus_mie_reg;
+        mstatus_mie_reg <= 1'b0;
+        if (mem_fault) begin
+            mcause_int_reg <= 1'b0;
+            mcause_code_reg <= is_store ? EXC_STORE_ACCESS : EXC_LOAD_ACCESS;
+            mtval_reg <= sum;
+        end else begin
+            mcause_int_reg <= exec_trap_int;
+            mcause_code_reg <= exec_trap_code;
+            mtval_reg <= exec_trap_tval;
+        end
+    end
+
+    if (rst) begin
+        state_reg <= S_FETCH;
+        pc_reg <= boot_addr[31:2];
+        mstatus_mie_reg <= 1'b0;
+        mstatus_mpie_reg <= 1'b0;
+        mie_meie_reg <= 1'b0;
+        mie_mtie_reg <= 1'b0;
+        mtvec_reg <= 30'd0;
+        mcause_int_reg <= 1'b0;
+        mcause_code_reg <= 4'd0;
+        mcycle_reg <= 64'd0;
+        minstret_reg <= 64'd0;
+    end
+end
+
+// ---------------------------------------------------------------- ports
+
+/* bits that are zero by construction or ignored by definition */
+wire [3:0] unused_bits = {boot_addr[1:0], next_pc[1:0]};
+
+assign ibus_req_valid = state_reg == S_FETCH || fetch_now;
+assign ibus_req_addr  = state_reg == S_FETCH ? pc : {next_pc[31:2], 2'b00};
+
+assign dbus_req_valid = mem_start || state_reg == S_DREQ;
+assign dbus_req_addr  = {sum[31:2], 2'b00};
+assign dbus_req_we    = is_store;
+assign dbus_req_be    = mem_be;
+assign dbus_req_wdata = store_data;
+
+assign trace_valid      = retire || trap;
+assign trace_pc         = pc;
+assign trace_insn       = insn_reg;
+assign trace_trap       = trap;
+assign trace_cause      = mem_fault ? {28'd0, is_store ? EXC_STORE_ACCESS : EXC_LOAD_ACCESS}
+                                    : {exec_trap_int, 27'd0, exec_trap_code};
+assign trace_rd         = rf_we ? rd : 5'd0;
+assign trace_rd_wdata   = rf_wdata;                 // meaningful when trace_rd != 0
+assign trace_store      = mem_done && !dbus_rsp_err && is_store;
+assign trace_store_addr = dbus_req_addr;
+assign trace_store_be   = mem_be;
+assign trace_store_wdata = store_data;
+
+endmodule
+
+`resetall
