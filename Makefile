@@ -18,7 +18,8 @@ help:
 	@echo "  make froce-pcap  build $(PCAP_TOOL) (Verilator models of parser and builder)"
 	@echo "  make lint        verilator --lint-only -Wall and iverilog on every RTL module"
 	@echo "  make synth       Yosys synthesis (generic, ECP5, Xilinx) with utilisation table"
-	@echo "  make bench       parser/builder bytes per cycle and Yosys cell counts"
+	@echo "  make bench       parser/builder bytes per cycle, transport engine Gb/s and latency,"
+	@echo "                   soft core CPI and Yosys cell counts"
 	@echo "  make timing      place and route on an ECP5-85 (nextpnr), Fmax of parser and builder"
 	@echo "  make gen         regenerate headers from spec/ and the CRC matrices"
 	@echo "  make check-gen   fail if a generated file is out of date"
@@ -53,6 +54,7 @@ demo: froce-pcap
 bench: froce-pcap
 	$(PCAP_TOOL) bench
 	bash scripts/bench_core.sh
+	bash scripts/bench_cpu.sh
 	$(PYTHON) scripts/synth.py --flow generic --flow ecp5 --flow xilinx
 
 synth: check-deps

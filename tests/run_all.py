@@ -44,6 +44,9 @@ CHECKS = [
     ("axi-mux", ["bash", "tests/rtl/axi_mux/run.sh"]),
     ("axis-pack-split", ["bash", "tests/rtl/axis/run.sh"]),
     ("doorbells", ["bash", "tests/rtl/doorbell/run.sh"]),
+    # the RV32I soft core: ISA tests on froce-cpu-sim (Verilator) and Icarus,
+    # negative controls, mutants of the core
+    ("soft-core-isa", ["bash", "tests/cpu/run.sh"]),
     ("two-nic-cosim", ["bash", "tests/core/run.sh"]),
     # error paths with asserted outcomes (and their negative control)
     ("cosim-error-scenarios", ["bash", "tests/core/scenarios.sh"]),
