@@ -664,8 +664,13 @@ end
 
 // send-side CQE (completer)
 wire [7:0] nak_code = {3'd0, h_syn[4:0]};
-// under a NAK, WQEs that end before its PSN were acknowledged by it
-wire nak_ok = cmpl_nak_reg && cmpl_mode_reg != CM_TMO && !ack_psn_diff[23];
+// under a NAK, WQEs that end before its PSN were acknowledged by it; but a
+// READ/atomic whose responses are not all in lost them on the way (the NAK
+// comes after them): it is flushed, not completed (its data is missing), and
+// the NAKed WQE still gets the NAK's status
+wire nak_before = cmpl_nak_reg && cmpl_mode_reg != CM_TMO && !ack_psn_diff[23];
+wire nak_lost_rd = nak_before && ent_rd && !rd_fin_reg;
+wire nak_ok = nak_before && !nak_lost_rd;
 reg err_given_reg;
 reg [7:0] cmpl_status;
 reg [7:0] cmpl_vendor;
@@ -673,7 +678,7 @@ always @* begin
     if (!cmpl_nak_reg || nak_ok) begin
         cmpl_status = `FROCE_WC_SUCCESS;
         cmpl_vendor = `FROCE_VENDOR_ERR_NONE;
-    end else if (err_given_reg) begin
+    end else if (err_given_reg || nak_lost_rd) begin
         cmpl_status = `FROCE_WC_WR_FLUSH_ERR;
         cmpl_vendor = `FROCE_VENDOR_ERR_FLUSHED;
     end else if (fatal_status_reg != `FROCE_WC_SUCCESS) begin
@@ -1473,7 +1478,7 @@ always @(posedge clk) begin
             m_cqe <= scqe;
         end else if (m_cqe_ready) begin
             m_cqe_valid <= 1'b0;
-            if (cmpl_nak_reg && !nak_ok)
+            if (cmpl_nak_reg && !nak_ok && !nak_lost_rd)
                 err_given_reg <= 1'b1;
             cmpl_i <= cmpl_i + 1'b1;
             retired_reg <= 1'b1;

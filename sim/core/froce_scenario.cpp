@@ -567,6 +567,72 @@ Status sc_stale_key(Env &e) {
 // ---------------------------------------------------------------------------
 // 2. retry-exceeded
 
+// A READ of 16 packets, then a WRITE with an rkey naming no MR. Four READ
+// responses arrive, the next two are lost (B->A cut), the rest arrive out of
+// sequence and are dropped; then B's remote-access NAK for the WRITE comes.
+// The NAK's PSN acknowledges everything before it, but the READ's data is
+// incomplete: it must not complete as SUCCESS. It is flushed (WR_FLUSH_ERR)
+// and the WRITE fails with REM_ACCESS_ERR.
+Status sc_nak_after_lost_read(Env &e) {
+    PairCfg pc;
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    const uint8_t LW = FROCE_ACCESS_LOCAL_WRITE;
+    const uint64_t rlen = 16 * kMtu;
+    Region dst, src, rsrc;
+    FROCE_TRY(e.make_region(e.a(), rlen, kGuard, pc.pd_a, LW, true, &dst));
+    FROCE_TRY(e.make_region(e.a(), kMtu, 64, pc.pd_a, LW, true, &src));
+    FROCE_TRY(e.make_region(e.b(), rlen, kGuard, pc.pd_b, LW | FROCE_ACCESS_REMOTE_READ, true, &rsrc));
+    FROCE_TRY(e.write_data(e.b(), rsrc, rsrc.va(), rsrc.len, 7));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 8));
+    uint32_t idx = 0;
+    for (uint32_t i = 1023; i >= 1 && !idx; i--)
+        if (e.b().mr_index_free(i)) idx = i;
+    if (!idx) return errorf("no free MR index on B");
+    const uint32_t bad_rkey = (idx << FROCE_KEY_TAG_W) | (rsrc.mr.key & 0xFF);
+
+    SendWr rd;
+    rd.opcode = FROCE_WQE_OP_RDMA_READ;
+    rd.sg.push_back({dst.va(), uint32_t(rlen), dst.mr.key});
+    rd.remote_addr = rsrc.va();
+    rd.rkey = rsrc.mr.key;
+    const size_t f0 = e.frames().size();
+    auto responses = [&] {
+        unsigned n = 0;
+        for (size_t i = f0; i < e.frames().size(); i++) {
+            const Frame &f = e.frames()[i];
+            if (f.dir == 1 && f.roce && f.opcode >= FROCE_OP_RC_RDMA_READ_RESPONSE_FIRST &&
+                f.opcode <= FROCE_OP_RC_RDMA_READ_RESPONSE_ONLY)
+                n++;
+        }
+        return n;
+    };
+    FROCE_TRY(e.a().post_send(p->qa, rd));
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), kMtu, src.mr.key, rsrc.va(), bad_rkey)));
+    if (e.inject()) {
+        e.note("--inject-error: no READ response is lost, this scenario must FAIL");
+    } else {
+        FROCE_TRY(e.run_until([&] { return responses() >= 4; }, 200000, "B's first four READ responses"));
+        e.sim().set_cut(false, true);
+        FROCE_TRY(e.run_until([&] { return responses() >= 6; }, 200000, "B's 5th and 6th READ responses"));
+        e.sim().set_cut(false, false);
+        e.note("B->A cut for READ responses 5 and 6: they are lost, the rest arrive out of sequence");
+    }
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 2; }, 400000, "A's two completions"));
+    FROCE_TRY(e.quiet(5000));
+
+    e.check(p->a_send.size() == 2, "A: exactly 2 send CQEs", sfmt("%zu", p->a_send.size()));
+    check_cqe(e, p->a_send, 0, "A (the READ, data incomplete)", p->qa->qpn, 0, FROCE_WC_WR_FLUSH_ERR, -1);
+    check_cqe(e, p->a_send, 1, "A (the WRITE, bad rkey)", p->qa->qpn, 1, FROCE_WC_REM_ACCESS_ERR, FROCE_CQE_OP_RDMA_WRITE);
+    unsigned naks = 0;
+    for (size_t i = f0; i < e.frames().size(); i++)
+        if (e.frames()[i].dir == 1 && e.frames()[i].is_ack() && e.frames()[i].syndrome == kNakRemoteAccess) naks++;
+    e.check(naks >= 1, "B sent a remote-access-error NAK after the READ responses", sfmt("%u such NAKs", naks));
+    std::string d = e.region_diff(e.b(), rsrc);
+    e.check(d.empty(), "B's READ source unchanged", d);
+    return Status();
+}
+
 Status sc_retry_exceeded(Env &e) {
     PairCfg pc;
     pc.timeout_a = 3;     // 640 << 3 = 5120 cycles
@@ -1864,6 +1930,7 @@ const ScenarioDef kScenarios[] = {
     {"qp-no-remote-write", sc_qp_no_remote_write, "RDMA WRITE to a QP whose access flags lack REMOTE_WRITE"},
     {"out-of-bounds", sc_out_of_bounds, "RDMA WRITE ending past / starting before the MR; exact fit succeeds"},
     {"stale-key", sc_stale_key, "RDMA WRITE with the key of a deregistered MR whose index was re-registered"},
+    {"nak-after-lost-read", sc_nak_after_lost_read, "fatal NAK behind a READ whose responses were lost: READ flushed, not SUCCESS"},
     {"retry-exceeded", sc_retry_exceeded, "B stops answering: ACK timeouts, RETRY_EXC_ERR after retry_cnt resends"},
     {"rnr-infinite", sc_rnr_infinite, "SEND with no receive posted, rnr_retry 7: retries until the receive comes"},
     {"rnr-finite", sc_rnr_finite, "SEND with no receive ever, rnr_retry 2: RNR_RETRY_EXC_ERR after 3 RNR NAKs"},
