@@ -314,7 +314,9 @@ uint8_t fw_cmd_REG_MR(struct fw_cmd *c)
 	if (b.page_shift >= FROCE_MR_PAGE_SHIFT_MIN && b.page_shift <= FROCE_MR_PAGE_SHIFT_MAX) {
 		const uint64_t n = ((iova + (length - 1)) >> b.page_shift) - (iova >> b.page_shift) + 1;
 
-		want_pages = n > fw.num_mtt ? 0 : (uint32_t)n;	/* 0: NUM_PAGES never matches */
+		/* a count that does not match is refused by fw_buf_check; one
+		 * that matches but exceeds the MTT by fw_mtt_alloc */
+		want_pages = n == b.num_pages ? b.num_pages : b.num_pages + 1;
 	}
 	st = fw_buf_check(c, &b, want_pages, FROCE_MR_PAGE_SHIFT_MIN, FROCE_MR_PAGE_SHIFT_MAX);
 	if (st)

@@ -138,6 +138,12 @@ void test_mr(void)
 	/* exhaustion: MTT, then MR indexes */
 	mr_in(good, pdn, lw, 0, 2045ull << 12, 12, FROCE_BUF_LEVEL_LIST2);	/* 2044 entries free */
 	BADMR((void)0, EXCEED_LIM, 0);
+	/* a matching page count beyond the MTT, and a count of 0 */
+	TSETQ(good, IN(IOVA), 0);
+	TSETQ(good, IN(LENGTH), 4097ull << 12);
+	TSET(good + pbl, FROCE_BUF_NUM_PAGES, 4097);
+	BADMR((void)0, EXCEED_LIM, 0);
+	BADMR(TSET(in + pbl, FROCE_BUF_NUM_PAGES, 0), BAD_PARAM, npg);
 	unsigned regs = 0;
 
 	for (;;) {
