@@ -67,6 +67,27 @@ static void test_boot(void)
 	c.arena_bytes = 256;
 	model_init(&c);
 	CHECK(fw_init() == -1, "fw_init with no RAM for tables");
+
+	/* the RTL's default sizes: what README.md says fits where (arena of
+	 * the 64 KiB image, and of a 96 KiB RAM) */
+	c = t_cfg;
+	c.num_qps = 256;
+	c.num_cqs = 256;
+	c.num_eqs = 8;
+	c.num_gids = 16;
+	c.num_pds = 256;
+	c.num_mrs = 1024;
+	c.num_mtt = 65536;
+	c.arena_bytes = 41864;
+	t_boot(&c);
+	CHECK(fw.num_qps == 128 && fw.num_cqs == 128 && fw.num_mrs == 512 && fw.num_mtt == 32768,
+	      "64 KiB RAM: %u QPs %u CQs %u MRs %u MTT", fw.num_qps, fw.num_cqs, fw.num_mrs, fw.num_mtt);
+	c.arena_bytes = 96 * 1024 - 18728 - 848 - 4096;
+	t_boot(&c);
+	CHECK(fw.num_qps == 256 && fw.num_cqs == 256 && fw.num_mrs == 1024 && fw.num_mtt == 65536 &&
+		      fw.arena_used == 58688,
+	      "96 KiB RAM: %u QPs %u CQs %u MRs %u MTT, %u bytes", fw.num_qps, fw.num_cqs, fw.num_mrs, fw.num_mtt,
+	      fw.arena_used);
 }
 
 static void test_port(void)
