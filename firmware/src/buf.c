@@ -6,6 +6,7 @@
 #define LIST_ENTRIES FROCE_BUF_LIST_ENTRIES	/* 512 per 4 KiB list page */
 #define LIST_SHIFT 9				/* log2 LIST_ENTRIES */
 #define CHUNK 32				/* entries fetched per DMA read */
+_Static_assert(LIST_ENTRIES % CHUNK == 0, "a chunk never crosses a list page");
 
 void fw_buf_parse(struct fw_cmd *c, uint32_t off, struct fw_buf *b)
 {
@@ -95,10 +96,8 @@ static int walk_next(struct page_walk *w, uint64_t *pa)
 			return WALK_BAD;	/* a list page pointer must name a page */
 		list = w->l1_ptr;
 	}
-	uint32_t n = CHUNK;
+	uint32_t n = CHUNK;	/* within is a multiple of CHUNK: stays in its list page */
 
-	if (within + n > LIST_ENTRIES)
-		n = LIST_ENTRIES - within;
 	if (n > b->num_pages - i)
 		n = b->num_pages - i;
 	if (hal_dma_read(list + 8 * (uint64_t)within, w->raw, 8 * n))

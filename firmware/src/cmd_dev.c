@@ -65,7 +65,7 @@ uint8_t fw_cmd_QUERY_CAPS(struct fw_cmd *c)
 
 /* ib_mtu of an Ethernet MTU: what is left after the largest RoCE headers
  * (GRH/IP 40, UDP 8, BTH 12, XRC 4, AtomicETH 28, ICRC 4), as Linux's
- * iboe_get_mtu() computes it. */
+ * iboe_get_mtu() computes it; never below 256, the smallest IB MTU. */
 uint32_t fw_ib_mtu_of(uint32_t eth_mtu)
 {
 	const uint32_t room = eth_mtu > 96 ? eth_mtu - 96 : 0;
@@ -76,9 +76,7 @@ uint32_t fw_ib_mtu_of(uint32_t eth_mtu)
 		return FROCE_MTU_2048;
 	if (room >= 1024)
 		return FROCE_MTU_1024;
-	if (room >= 512)
-		return FROCE_MTU_512;
-	return room >= 256 ? FROCE_MTU_256 : 0;
+	return room >= 512 ? FROCE_MTU_512 : FROCE_MTU_256;
 }
 
 /* a station address: 48 bits, not zero, not multicast (bit 0 of the first

@@ -402,11 +402,8 @@ uint8_t fw_cmd_MODIFY_QP(struct fw_cmd *c)
 	SET_DW(img, FROCE_QPC_STATE, next);
 	apply_attrs(img, in, mask);
 	/* a UD QP has no path: its datagrams are bounded by the port's MTU */
-	if (type != FROCE_QP_TYPE_RC && cur == S(INIT) && next == S(RTR)) {
-		const uint32_t mtu = fw_ib_mtu_of(fw.mtu);
-
-		SET_DW(img, FROCE_QPC_PATH_MTU, mtu ? mtu : FROCE_MTU_256);
-	}
+	if (type != FROCE_QP_TYPE_RC && cur == S(INIT) && next == S(RTR))
+		SET_DW(img, FROCE_QPC_PATH_MTU, fw_ib_mtu_of(fw.mtu));
 	if (next == S(RESET))
 		SET_DW(img, FROCE_QPC_LOAD_RESET, 1);	/* rings, MSN, PSN window from scratch */
 	fw_ctx_write(FROCE_CTL_QPC_BASE + qpn * (uint32_t)FROCE_QPC_SIZE, img, FROCE_QPC_SIZE);

@@ -138,7 +138,6 @@ uint32_t fw_mrt_reg(unsigned dw);
 /* Resources */
 int fw_mtt_alloc(uint32_t n, uint32_t *base);	/* first fit; 0 or -1 */
 void fw_mtt_mark(uint32_t base, uint32_t n, bool used);
-bool fw_mtt_range_free(uint32_t base, uint32_t n);
 int fw_mr_alloc_index(uint32_t *index);		/* lowest free index >= 1 */
 /* Writes MR_CTX `index` (VALID last) with the next tag; fills fw.mr[index]. */
 void fw_mr_commit(uint32_t index, uint32_t pdn, uint8_t access, uint32_t page_shift, uint64_t iova,
@@ -166,7 +165,7 @@ uint8_t fw_ring_prepare(struct fw_cmd *c, const struct fw_buf *bufs, unsigned nb
 uint8_t fw_ring_commit(struct fw_cmd *c, const struct fw_buf *bufs, unsigned nbufs, uint32_t mr_index,
 		       uint32_t mtt_base, uint32_t pdn, uint64_t length);
 
-/* ib_mtu enum (FROCE_MTU_*) for an Ethernet MTU, 0 if below 256 */
+/* ib_mtu enum (FROCE_MTU_*) for an Ethernet MTU, at least FROCE_MTU_256 */
 uint32_t fw_ib_mtu_of(uint32_t eth_mtu);
 
 /* Handlers (one per command) */

@@ -169,14 +169,6 @@ void fw_mtt_mark(uint32_t base, uint32_t n, bool used)
 	}
 }
 
-bool fw_mtt_range_free(uint32_t base, uint32_t n)
-{
-	for (uint32_t j = base; j < base + n; j++)
-		if (mtt_bit(j))
-			return false;
-	return true;
-}
-
 int fw_mtt_alloc(uint32_t n, uint32_t *base)
 {
 	uint32_t run = 0;

@@ -390,7 +390,9 @@ int hal_dma_read(uint64_t addr, void *dst, uint32_t len)
 		fail("hal_dma_read(%#llx, %u bytes): not 4..4096 word-aligned bytes to/from an aligned buffer",
 		     (unsigned long long)addr, len);
 	M.dma_reads++;
-	if (host_copy(addr, dst, len, false)) {
+	if (M.dma_read_hook)
+		M.dma_read_hook(addr, len);
+	if ((M.dma_fail_addr && M.dma_fail_addr - addr < len) || host_copy(addr, dst, len, false)) {
 		M.dma_errors++;
 		memset(dst, 0xEE, len);	/* nothing is known about the bytes */
 		return -1;
@@ -404,7 +406,7 @@ int hal_dma_write(uint64_t addr, const void *src, uint32_t len)
 		fail("hal_dma_write(%#llx, %u bytes): not 4..4096 word-aligned bytes to/from an aligned buffer",
 		     (unsigned long long)addr, len);
 	M.dma_writes++;
-	if (host_copy(addr, (void *)src, len, true)) {
+	if ((M.dma_fail_addr && M.dma_fail_addr - addr < len) || host_copy(addr, (void *)src, len, true)) {
 		M.dma_errors++;
 		return -1;
 	}

@@ -82,6 +82,8 @@ struct model {
 	uint32_t heartbeat;
 	/* DMA */
 	uint64_t dma_reads, dma_writes, dma_errors;
+	uint64_t dma_fail_addr;		/* != 0: any transfer covering it fails */
+	void (*dma_read_hook)(uint64_t addr, uint32_t len);	/* before each read */
 	/* console */
 	char console[8192];
 	size_t console_n;

@@ -128,6 +128,19 @@ static void test_port(void)
 	CHECK_EQ(OUTP(ACTIVE_MTU), FROCE_MTU_4096);
 	CHECK_EQ(OUTP(MTU), 4200);
 	CHECK_EQ(TGETQ(r.out, FROCE_CMD_QUERY_PORT_OUT_MAC), 0x021122334455ull);
+	/* the RoCE MTU that fits each Ethernet MTU (96 header bytes), at least 256 */
+	static const uint32_t eth[][2] = { { 2200, FROCE_MTU_2048 }, { 2143, FROCE_MTU_1024 }, { 700, FROCE_MTU_512 },
+					   { 300, FROCE_MTU_256 }, { 68, FROCE_MTU_256 } };
+
+	for (unsigned i = 0; i < 5; i++) {
+		uint8_t sp[16] = { 1 };
+
+		TSET(sp, FROCE_CMD_SET_PORT_IN_MTU, eth[i][0]);
+		TSETQ(sp, FROCE_CMD_SET_PORT_IN_MAC, 0x021122334455ull);
+		RUN_OK(SET_PORT, sp);
+		r = RUN_OK(QUERY_PORT, in);
+		CHECK(OUTP(ACTIVE_MTU) == eth[i][1], "Ethernet MTU %u: active MTU %u", eth[i][0], OUTP(ACTIVE_MTU));
+	}
 #undef OUTP
 
 	uint8_t good[16] = { 0 };

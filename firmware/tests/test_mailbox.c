@@ -63,6 +63,17 @@ void test_mailbox(void)
 	CHECK_EQ(M.cmd_status, 0x4322u | (uint32_t)ST(INTERNAL_ERR) << FROCE_REG_CMD_STATUS_STATUS_SHIFT);
 	CHECK_EQ(M.dma_writes, writes);
 
+	/* the input cannot be read: INTERNAL_ERR, nothing done */
+	M.dma_fail_addr = BLOCK + FROCE_MBOX_IN_OFF;
+	refused_hdr(FROCE_CMD_ALLOC_PD, 8, 8, 0, ST(INTERNAL_ERR), 0, __LINE__);
+	/* the output cannot be written: the command took effect, the driver
+	 * sees INTERNAL_ERR (README "Limits") */
+	M.dma_fail_addr = BLOCK + FROCE_MBOX_OUT_OFF;
+	CHECK_EQ(t_run(FROCE_CMD_ALLOC_PD, IN8(1)).status, ST(INTERNAL_ERR));
+	CHECK(fw.pd[1].flags & FW_F_USED, "ALLOC_PD whose output was lost did not allocate");
+	M.dma_fail_addr = 0;
+	t_consistent(__LINE__);
+
 	/* CMD_STATUS says BUSY while the command runs: observed through a
 	 * count of status writes (busy, then done) */
 	const unsigned sw = M.cmd_status_writes;

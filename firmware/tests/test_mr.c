@@ -59,6 +59,17 @@ static void check_mr(uint32_t key, const uint8_t *in)
 		}
 }
 
+static uint64_t toctou_list;
+static unsigned toctou_reads;
+
+/* the second read of the list (the MTT pass) finds entry 3 misaligned */
+static void change_list_on_second_read(uint64_t addr, uint32_t len)
+{
+	(void)len;
+	if (addr == toctou_list && ++toctou_reads == 2)
+		model_write64(toctou_list + 8 * 3, 0x1234);
+}
+
 void test_mr(void)
 {
 	uint8_t in[FROCE_CMD_REG_MR_IN_SIZE], good[FROCE_CMD_REG_MR_IN_SIZE];
@@ -96,7 +107,7 @@ void test_mr(void)
 	CHECK(!memcmp(M.mr + (size_t)(k1 >> 8) * FROCE_MR_CTX_SIZE, (uint8_t[32]){ 0 }, 32), "DEREG_MR: entry not cleared");
 	REFUSE(DEREG_MR, dk, BAD_RESOURCE, 0);
 	mr_in(in, pdn, lw, 0x1000, 4096, 12, FROCE_BUF_LEVEL_CONTIG);
-	const uint32_t k4 = reg(in, "again");
+	uint32_t k4 = reg(in, "again");
 
 	CHECK(k4 >> 8 == k1 >> 8 && (k4 & 0xFF) != (k1 & 0xFF), "re-registration: key %#x after %#x", k4, k1);
 	REFUSE(DEREG_MR, dk, BAD_RESOURCE, 0);	/* the stale key names nothing */
@@ -182,6 +193,35 @@ void test_mr(void)
 
 	t_st32(dk, ring_key);
 	REFUSE(DEREG_MR, dk, BAD_RESOURCE, 0);
+
+	/* the host changes a page list between the checking pass and the MTT
+	 * pass: refused, no MR, no bookkeeping change; MTT entries outside any
+	 * MR may have been written (README "Limits") */
+	t_st32(dk, k4);
+	RUN_OK(DEREG_MR, dk);
+	mr_in(in, pdn, lw, 0, 8 * 4096, 12, FROCE_BUF_LEVEL_LIST);
+	toctou_list = TGETQ(in + pbl, FROCE_BUF_ADDR);
+	toctou_reads = 0;
+	M.dma_read_hook = change_list_on_second_read;
+	{
+		struct snapshot *s = snapshot_take();
+		const uint64_t writes = M.ctl_writes;
+		struct res rr = t_run(FROCE_CMD_REG_MR, in);
+
+		CHECK(rr.status == ST(BAD_PARAM) && rr.syndrome == pbl, "list changed under REG_MR: %#x %#x", rr.status,
+		      rr.syndrome);
+		CHECK_EQ(toctou_reads, 2);
+		CHECK(M.ctl_writes - writes <= 2 * 8, "more than the MTT entries written");
+		M.ctl_writes = writes;	/* compare the rest */
+		const char *d = snapshot_diff(s);
+
+		CHECK(!d || !strcmp(d, "model table mtt changed"), "list changed under REG_MR: %s", d ? d : "");
+		snapshot_free(s);
+	}
+	M.dma_read_hook = NULL;
+	t_consistent(__LINE__);
+	mr_in(in, pdn, lw, 0x1000, 4096, 12, FROCE_BUF_LEVEL_CONTIG);
+	k4 = reg(in, "after the changed list");
 
 	/* MRT_REGS.BUSY: waited for; stuck: INTERNAL_ERR, the entry invalid,
 	 * the bookkeeping kept so that DEREG_MR can be retried */

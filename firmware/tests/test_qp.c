@@ -292,6 +292,17 @@ static void test_create(void)
 	BADQP(TSET(in, CIN(SQ_BUF_PAGE_SHIFT), 21), BAD_PARAM, TOFF(CIN(SQ_BUF_PAGE_SHIFT)));
 	BADQP(TSETQ(in, CIN(RQ_BUF_ADDR), 0x1001), BAD_PARAM, TOFFQ(CIN(RQ_BUF_ADDR)));
 	BADQP(in[2] = 1, BAD_PARAM, 0);
+	/* rings: an SQ ring over a LIST with a page not 4 KiB aligned; one the
+	 * MTT cannot hold (16 MiB, 4096 pages; the list is never read) */
+	struct t_qp_args big = a;
+
+	big.sq_log = 7;
+	t_qp_in(good, &big, sq, rq);
+	BADQP(model_write64(TGETQ(in, CIN(SQ_BUF_ADDR)) + 8, sq[1] + 0x800), BAD_PARAM, TOFFQ(CIN(SQ_BUF_ADDR)));
+	BADQP((TSET(in, CIN(LOG_SQ_SIZE), 15), TSET(in, CIN(SQ_WQE_SHIFT), 9), TSET(in, CIN(SQ_BUF_NUM_PAGES), 4096),
+	       TSET(in, CIN(SQ_BUF_LEVEL), FROCE_BUF_LEVEL_LIST2)),
+	      EXCEED_LIM, 0);
+	t_qp_in(good, &a, sq, rq);
 	BADQP(in[7] = 1, BAD_PARAM, 4);
 	BADQP(in[24] = 1, BAD_PARAM, 24);	/* dword 6 */
 	BADQP(in[31] = 0x80, BAD_PARAM, 28);	/* dword 7 */

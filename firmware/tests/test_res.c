@@ -201,6 +201,10 @@ static void test_cq(void)
 	cq_in(in, two, 2, FROCE_BUF_LEVEL_LIST2, 8, 0, 1);
 	model_write64(TGETQ(in, FROCE_CMD_CREATE_CQ_IN_BUF_ADDR), 0x12345008ull);
 	REFUSE(CREATE_CQ, in, BAD_PARAM, 0);
+	/* LIST2 whose pointer page cannot be read */
+	cq_in(in, two, 2, FROCE_BUF_LEVEL_LIST2, 8, 0, 1);
+	model_unmap(TGETQ(in, FROCE_CMD_CREATE_CQ_IN_BUF_ADDR));
+	REFUSE(CREATE_CQ, in, INTERNAL_ERR, 0);
 	/* exhaustion: the MTT (256 entries) cannot hold a 512-page ring */
 	for (unsigned i = 0; i < 512; i++)
 		pages[i] = t_page_addr(i, 12);
@@ -224,7 +228,17 @@ static void test_cq(void)
 	REFUSE(DEALLOC_PD, IN8((uint8_t)pdn), RESOURCE_BUSY, 0);
 	REFUSE(DESTROY_CQ, IN8(8), BAD_RESOURCE, 0);
 	REFUSE(DESTROY_CQ, IN8(1, 0, 0, 1), BAD_PARAM, 0);
+	/* a stuck MRT_REGS.BUSY: the QP's context is gone, its ring MR invalid,
+	 * the bookkeeping kept; the command can be repeated */
+	M.busy_stuck = true;
+	CHECK_EQ(t_run(FROCE_CMD_DESTROY_QP, IN8((uint8_t)qpn)).status, ST(INTERNAL_ERR));
+	CHECK(fw.qp_flags[qpn] & FW_F_USED, "QP freed although its ring may still be read");
+	M.busy_stuck = false;
 	RUN_OK(DESTROY_QP, IN8((uint8_t)qpn));
+	M.busy_stuck = true;
+	CHECK_EQ(t_run(FROCE_CMD_DESTROY_CQ, IN8((uint8_t)cqs[0])).status, ST(INTERNAL_ERR));
+	CHECK(fw.cq[cqs[0]].flags & FW_F_USED, "CQ freed although its ring may still be written");
+	M.busy_stuck = false;
 	for (unsigned i = 0; i < t_cfg.num_cqs; i++)
 		RUN_OK(DESTROY_CQ, IN8((uint8_t)cqs[i]));
 	REFUSE(DESTROY_CQ, IN8((uint8_t)cqs[0]), BAD_RESOURCE, 0);
