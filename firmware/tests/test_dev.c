@@ -78,11 +78,11 @@ static void test_boot(void)
 	c.num_pds = 256;
 	c.num_mrs = 1024;
 	c.num_mtt = 65536;
-	c.arena_bytes = 41864;
+	c.arena_bytes = 41888;
 	t_boot(&c);
 	CHECK(fw.num_qps == 128 && fw.num_cqs == 128 && fw.num_mrs == 512 && fw.num_mtt == 32768,
 	      "64 KiB RAM: %u QPs %u CQs %u MRs %u MTT", fw.num_qps, fw.num_cqs, fw.num_mrs, fw.num_mtt);
-	c.arena_bytes = 96 * 1024 - 18728 - 848 - 4096;
+	c.arena_bytes = 96 * 1024 - 18704 - 848 - 4096;
 	t_boot(&c);
 	CHECK(fw.num_qps == 256 && fw.num_cqs == 256 && fw.num_mrs == 1024 && fw.num_mtt == 65536 &&
 		      fw.arena_used == 58688,
