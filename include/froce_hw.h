@@ -25,7 +25,7 @@
 /* MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register */
 #define FROCE_HW_VERSION				0x00010000
 /* CRC-32 of the spec without doc strings */
-#define FROCE_HW_SPEC_HASH				0x68D14257
+#define FROCE_HW_SPEC_HASH				0x060416BB
 #define FROCE_PCI_VENDOR_ID				0x1234
 #define FROCE_PCI_DEVICE_ID				0xF0CE
 #define FROCE_PCI_CLASS_CODE				0x020000
@@ -3106,6 +3106,19 @@
 #define FROCE_CMD_QUERY_GID_OUT_GID_BYTE		16
 #define FROCE_CMD_QUERY_GID_OUT_GID_BYTES		16
 
+/* ---- layout CMD_ALLOC_PD_IN, 8 bytes ---- */
+/* ALLOC_PD input */
+#define FROCE_CMD_ALLOC_PD_IN_SIZE			8
+/*
+ * CMD_ALLOC_PD_IN.UAR: UAR page of the user context that owns the PD (0 =
+ * kernel); the firmware refuses a QP whose PD is not from its UAR page
+ */
+#define FROCE_CMD_ALLOC_PD_IN_UAR_DW			0
+#define FROCE_CMD_ALLOC_PD_IN_UAR_SHIFT			0
+#define FROCE_CMD_ALLOC_PD_IN_UAR_W			16
+#define FROCE_CMD_ALLOC_PD_IN_UAR_MASK			0x0000FFFFU
+#define FROCE_CMD_ALLOC_PD_IN_UAR_LSB			0
+
 /* ---- layout CMD_ALLOC_PD_OUT, 8 bytes ---- */
 /* ALLOC_PD output */
 #define FROCE_CMD_ALLOC_PD_OUT_SIZE			8
@@ -4216,7 +4229,7 @@
 	X(ADD_GID, 0x0010, 32, 0) \
 	X(DEL_GID, 0x0011, 8, 0) \
 	X(QUERY_GID, 0x0012, 8, 32) \
-	X(ALLOC_PD, 0x0020, 0, 8) \
+	X(ALLOC_PD, 0x0020, 8, 8) \
 	X(DEALLOC_PD, 0x0021, 8, 0) \
 	X(CREATE_EQ, 0x0030, 24, 8) \
 	X(DESTROY_EQ, 0x0031, 8, 0) \

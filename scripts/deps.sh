@@ -18,7 +18,7 @@ packages=(
 	# soft core firmware
 	gcc-riscv64-unknown-elf
 	# host tools and fuzzing
-	clang libpcap-dev tshark
+	clang libclang-rt-14-dev libpcap-dev tshark
 	# kernel driver (host build) and the User-Mode Linux co-simulation kernel
 	linux-headers-amd64 linux-source-6.1 bc bison flex libelf-dev libssl-dev
 	# RDMA userspace: libibverbs, provider build, tools, perftest

@@ -13,7 +13,7 @@
 // MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register
 `define FROCE_HW_VERSION                                     32'h00010000
 // CRC-32 of the spec without doc strings
-`define FROCE_HW_SPEC_HASH                                   32'h68D14257
+`define FROCE_HW_SPEC_HASH                                   32'h060416BB
 `define FROCE_PCI_VENDOR_ID                                  16'h1234
 `define FROCE_PCI_DEVICE_ID                                  16'hF0CE
 `define FROCE_PCI_CLASS_CODE                                 24'h020000
@@ -2072,6 +2072,14 @@
 // CMD_QUERY_GID_OUT.GID: wire order; IPv4 as ::ffff:a.b.c.d
 `define FROCE_CMD_QUERY_GID_OUT_GID_BYTE                     16
 `define FROCE_CMD_QUERY_GID_OUT_GID_BYTES                    16
+
+// ---- layout CMD_ALLOC_PD_IN, 8 bytes ----
+// ALLOC_PD input
+`define FROCE_CMD_ALLOC_PD_IN_SIZE                           8
+// CMD_ALLOC_PD_IN.UAR: UAR page of the user context that owns the PD (0 =
+// kernel); the firmware refuses a QP whose PD is not from its UAR page
+`define FROCE_CMD_ALLOC_PD_IN_UAR_W                          16
+`define FROCE_CMD_ALLOC_PD_IN_UAR_LSB                        0
 
 // ---- layout CMD_ALLOC_PD_OUT, 8 bytes ----
 // ALLOC_PD output
