@@ -47,6 +47,9 @@ CHECKS = [
     # the RV32I soft core: ISA tests on froce-cpu-sim (Verilator) and Icarus,
     # negative controls, mutants of the core
     ("soft-core-isa", ["bash", "tests/cpu/run.sh"]),
+    # firmware: RV32 image, native unit tests (gcc and clang, ASan/UBSan)
+    # against a model of the hardware, a short fuzz run of the command decoder
+    ("firmware", ["bash", "firmware/tests/run.sh"]),
     ("two-nic-cosim", ["bash", "tests/core/run.sh"]),
     # error paths with asserted outcomes (and their negative control)
     ("cosim-error-scenarios", ["bash", "tests/core/scenarios.sh"]),
