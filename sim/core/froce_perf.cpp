@@ -232,6 +232,12 @@ void gen_data(uint64_t seed, unsigned q, uint64_t iter, uint8_t *dst, uint64_t l
 
 // Each host's objects use one UAR page (and the PD of the same number).
 unsigned uar_of(const Host &h) { return h.name() == "A" ? 3 : 5; }
+// Each host's GID index 0 and MAC (set in Perf::setup, used in every path).
+Status gid_of(const Host &h, bool ipv6, Gid *g) {
+    const bool is_a = h.name() == "A";
+    return Gid::parse(ipv6 ? (is_a ? "fd00::1" : "fd00::2") : (is_a ? "10.0.0.1" : "10.0.0.2"), g);
+}
+uint64_t mac_of(const Host &h) { return h.name() == "A" ? 0x020000000001ull : 0x020000000002ull; }
 
 // A buffer of `nslots` slots of `slot_len` bytes with guard bytes before,
 // between and after them; `shadow` holds what every byte must contain.
@@ -423,14 +429,8 @@ Status Perf::setup_qp(QpCtx &c) {
     if (c.idx == 1) psn_a = 0xFFFFFF - 3;   // one QP crosses the PSN wrap early
     Path to_b, to_a;
     to_b.net_type = to_a.net_type = o_.ipv6 ? FROCE_KIND_ROCE_V2_IPV6 : FROCE_KIND_ROCE_V2_IPV4;
-    // GID index 0 and MAC of each side (set in setup())
-    auto gid_of = [this](const Host &h, Gid *g) {
-        const bool is_a = h.name() == "A";
-        return Gid::parse(o_.ipv6 ? (is_a ? "fd00::1" : "fd00::2") : (is_a ? "10.0.0.1" : "10.0.0.2"), g);
-    };
-    auto mac_of = [](const Host &h) { return h.name() == "A" ? 0x020000000001ull : 0x020000000002ull; };
-    FROCE_TRY(gid_of(*c.hb, &to_b.dgid));
-    FROCE_TRY(gid_of(*c.ha, &to_a.dgid));
+    FROCE_TRY(gid_of(*c.hb, o_.ipv6, &to_b.dgid));
+    FROCE_TRY(gid_of(*c.ha, o_.ipv6, &to_a.dgid));
     to_b.dmac = mac_of(*c.hb);
     to_a.dmac = mac_of(*c.ha);
     to_b.udp_sport = uint16_t(0xC000 | (c.qa->qpn & 0x3FFF));
@@ -486,11 +486,11 @@ Status Perf::setup() {
     hb_ = std::make_unique<Host>(sim_->b(), cb);
     FROCE_TRY(ha_->fw_init().context("NIC A firmware"));
     FROCE_TRY(hb_->fw_init().context("NIC B firmware"));
-    Gid ga, gb;
-    FROCE_TRY(Gid::parse(o_.ipv6 ? "fd00::1" : "10.0.0.1", &ga));
-    FROCE_TRY(Gid::parse(o_.ipv6 ? "fd00::2" : "10.0.0.2", &gb));
-    FROCE_TRY(ha_->set_gid(0, ga, 0x020000000001ull));
-    FROCE_TRY(hb_->set_gid(0, gb, 0x020000000002ull));
+    for (Host *h : {ha_.get(), hb_.get()}) {
+        Gid g;
+        FROCE_TRY(gid_of(*h, o_.ipv6, &g));
+        FROCE_TRY(h->set_gid(0, g, mac_of(*h)));
+    }
     q_.resize(o_.bidir ? 2 * o_.qps : o_.qps);
     for (unsigned i = 0; i < q_.size(); i++) {
         q_[i].idx = i;
@@ -686,8 +686,7 @@ Status Perf::handle_send_cqe(QpCtx &c, const Cqe &e) {
 void Perf::breakdown_step() {
     if (!breakdown_ || !await_first_byte_) return;
     const NicStats &st = sim_->a().stats();
-    if (st.last_doorbell_cycle >= posted_at_nic_cycle_ && st.last_tx_first_beat_cycle >= st.last_doorbell_cycle &&
-        st.last_tx_first_beat_cycle > posted_at_nic_cycle_) {
+    if (st.last_doorbell_cycle >= posted_at_nic_cycle_ && st.last_tx_first_beat_cycle >= st.last_doorbell_cycle) {
         db_to_first_byte_.add(st.last_tx_first_beat_cycle - st.last_doorbell_cycle);
         await_first_byte_ = false;
     }
