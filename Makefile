@@ -3,7 +3,7 @@
 PYTHON := /usr/bin/python3
 BUILD := build
 PCAP_TOOL := $(BUILD)/bin/froce-pcap
-VECTORS ?= $(or $(FROCE_VECTORS),../shared/vectors/rxe)
+VECTORS ?= $(or $(FROCE_VECTORS),tests/vectors/rxe)
 
 .PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth timing clean
 

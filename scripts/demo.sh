@@ -14,7 +14,7 @@
 #
 # Every step must pass; the demo stops at the first failure.
 #
-# Environment: VECTORS, else FROCE_VECTORS, else ../shared/vectors/rxe
+# Environment: VECTORS, else FROCE_VECTORS, else tests/vectors/rxe
 # (relative to the repo root, as in the Makefile); DEMO_SIZE (default 65536),
 # DEMO_ITERS (default 20), DEMO_MTU (default 4096), DEMO_NO_BUILD=1, FROCE_BUILD
 # (where sim/core builds froce-perf, default build/).
@@ -23,7 +23,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-VECTORS="${VECTORS:-${FROCE_VECTORS:-../shared/vectors/rxe}}"
+VECTORS="${VECTORS:-${FROCE_VECTORS:-tests/vectors/rxe}}"
 PCAP_TOOL=build/bin/froce-pcap
 BUILD_DIR="${FROCE_BUILD:-$ROOT/build}"
 PERF="$BUILD_DIR/bin/froce-perf"

@@ -1,7 +1,7 @@
 """Shared helpers for the froce-pcap test suite (tests/pcap).
 
 Independent of the RTL: everything here is written from the InfiniBand / RoCE
-specifications and the rules in ../shared/vectors/rxe/README.md, and is itself
+specifications and the rules in tests/vectors/rxe/README.md, and is itself
 checked against the Linux rxe golden vectors (icrc_vectors.csv) and against
 scapy.contrib.roce (test_icrc_model.py).
 
@@ -33,7 +33,7 @@ from pathlib import Path
 # paths and environment
 
 REPO = Path(__file__).resolve().parents[2]
-VECTORS = Path(os.environ.get("FROCE_VECTORS", str(REPO / ".." / "shared" / "vectors" / "rxe")))
+VECTORS = Path(os.environ.get("FROCE_VECTORS", str(REPO / "tests" / "vectors" / "rxe")))
 TOOL = Path(os.environ.get("FROCE_PCAP", str(REPO / "build" / "bin" / "froce-pcap")))
 TSHARK = os.environ.get("TSHARK", "tshark")
 SEED = int(os.environ.get("FROCE_SEED", "12345"), 0)

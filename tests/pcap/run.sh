@@ -5,7 +5,7 @@
 #
 # Environment:
 #   FROCE_PCAP     the tool            (default: <repo>/build/bin/froce-pcap)
-#   FROCE_VECTORS  rxe golden vectors  (default: <repo>/../shared/vectors/rxe)
+#   FROCE_VECTORS  rxe golden vectors  (default: <repo>/tests/vectors/rxe)
 #   FROCE_SEED     seed for --stall runs and random frames (default 12345)
 #   PYTHON         interpreter with scapy (default /usr/bin/python3)
 #   TSHARK         tshark binary       (default: tshark on PATH)

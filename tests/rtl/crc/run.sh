@@ -6,7 +6,7 @@
 #
 # Environment:
 #   ICRC_VECTORS  rxe vector CSV (default $FROCE_VECTORS/icrc_vectors.csv, FROCE_VECTORS
-#                 defaulting to ../shared/vectors/rxe beside the checkout)
+#                 defaulting to tests/vectors/rxe)
 #   CRC_ITERS     random beats per width in the Verilator test (default 10000)
 #
 # Steps:
@@ -25,7 +25,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 cd "$ROOT"
 
-VECTORS="${ICRC_VECTORS:-${FROCE_VECTORS:-../shared/vectors/rxe}/icrc_vectors.csv}"
+VECTORS="${ICRC_VECTORS:-${FROCE_VECTORS:-tests/vectors/rxe}/icrc_vectors.csv}"
 ITERS="${CRC_ITERS:-10000}"
 BUILD="build/tests/crc"
 RTL="rtl/crc"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Turns ../shared/vectors/rxe/icrc_vectors.csv into $readmemh files for the
+"""Turns tests/vectors/rxe/icrc_vectors.csv into $readmemh files for the
 Icarus parser bench: frames.mem (one byte a line), index.mem (per frame: start
 byte, length) and expect.mem (per frame: opcode, PSN, destination QP, taken
 from the CSV and the frame bytes by this script's own decoding).

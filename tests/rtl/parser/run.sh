@@ -3,7 +3,7 @@
 # with the ICRC intact (all must be OK) and with one ICRC bit flipped (all must
 # be ICRC_BAD). Runs from the repository root.
 set -euo pipefail
-vectors=${FROCE_VECTORS:-../shared/vectors/rxe}
+vectors=${FROCE_VECTORS:-tests/vectors/rxe}
 out=build/tests/parser
 mkdir -p "$out"
 src=(rtl/common/*.v rtl/crc/*.v rtl/roce/*.v tests/rtl/parser/froce_rx_parser_tb.v)

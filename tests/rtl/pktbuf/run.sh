@@ -3,7 +3,7 @@
 # DATA_WIDTH 64 and 512, on the rxe captures with corrupted, non-RoCE and
 # over-large frames mixed in. Runs from the repository root.
 set -euo pipefail
-vectors=${FROCE_VECTORS:-../shared/vectors/rxe}
+vectors=${FROCE_VECTORS:-tests/vectors/rxe}
 for width in 64 512; do
 	out=build/tests/pktbuf/w$width
 	mkdir -p "$out"
