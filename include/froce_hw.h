@@ -25,7 +25,7 @@
 /* MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register */
 #define FROCE_HW_VERSION				0x00010000
 /* CRC-32 of the spec without doc strings */
-#define FROCE_HW_SPEC_HASH				0x060416BB
+#define FROCE_HW_SPEC_HASH				0xFB0AA14A
 #define FROCE_PCI_VENDOR_ID				0x1234
 #define FROCE_PCI_DEVICE_ID				0xF0CE
 #define FROCE_PCI_CLASS_CODE				0x020000
@@ -140,8 +140,8 @@
 #define FROCE_CTL_EQC_BASE				0x1E00000
 /*
  * control-bus byte offset of the internal counters (no name in the counter
- * set, not in BAR0): ICNT_* index i at CTL_ICNT_BASE + 8 * i, 64 bits, low
- * dword first
+ * set; also in BAR0 ICOUNTERS): ICNT_* index i at CTL_ICNT_BASE + 8 * i, 64
+ * bits, low dword first
  */
 #define FROCE_CTL_ICNT_BASE				0x1C00200
 /* internal counter: EQEs written (all EQs) */
@@ -1354,6 +1354,17 @@
  */
 #define FROCE_BAR0_COUNTERS_BASE			0x1000
 #define FROCE_BAR0_COUNTERS_SIZE			0x800
+
+/* ---- BAR0 block ICOUNTERS ---- */
+/*
+ * Internal counters (FROCE_ICNT_*: EQEs, MSI-X, dropped EQEs, CQ arms, Q_Key
+ * drops), 64-bit, index i at 0x1800 + 8*i, read like COUNTERS (the low word
+ * latches the high word, one latch shared with COUNTERS). Diagnostics for the
+ * driver (ethtool -S); the same values are on the control bus at
+ * CTL_ICNT_BASE.
+ */
+#define FROCE_BAR0_ICOUNTERS_BASE			0x1800
+#define FROCE_BAR0_ICOUNTERS_SIZE			0x800
 
 /* ---- BAR0 block MSIX_TABLE ---- */
 /*

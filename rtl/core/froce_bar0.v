@@ -20,10 +20,15 @@
  *   EQ           EQ0_ADDR_LO/HI, EQ0_CFG (rw, to the event engine; a write of
  *                EQ0_CFG pulses eq0_cfg_we), EQ_DOORBELL (wo: to the event
  *                engine; the write's B response waits until it is taken)
+ *   CMD          CMD_ADDR_LO/HI (rw), CMD_DOORBELL (wo: pulses mbox_db_valid
+ *                with the written value; mbox_addr is CMD_ADDR), CMD_STATUS
+ *                (ro, the firmware's cmd_status)
  *   COUNTERS     counter i (FROCE_CNT_*, 64 bits from cnt_flat) at
  *                COUNTERS_BASE + 8 i: reading the low word returns bits 31:0
  *                and latches bits 63:32 for the next read of a high word (one
  *                latch for all counters); beyond FROCE_CNT_NUM reads 0
+ *   ICOUNTERS    internal counter i (FROCE_ICNT_*, icnt_flat) at
+ *                ICOUNTERS_BASE + 8 i, read like COUNTERS (same latch)
  *   MSIX_TABLE   NUM_VECTORS entries of 16 bytes: address low/high, data
  *                (stored, read back; the port m_msix_* carries only the
  *                vector, the PCIe bridge forms the message) and vector control
@@ -34,7 +39,6 @@
  *                PI (wo, reads 0), CI (ro, from froce_netdev), NETDEV_IRQ
  *                {VECTOR} (rw), NETDEV_ARM (w1s: ARM = 1 pulses nd_arm)
  * Later work, reading their reset value (0) and ignoring writes:
- *   CMD (CMD_ADDR_LO/HI, CMD_DOORBELL, CMD_STATUS: the firmware mailbox),
  *   UAR_SHADOW (simulation platform only, CAPS.UAR_SHADOW = 0).
  * Unmapped offsets and writes to read-only registers: OKAY, reads 0, writes
  * ignored (a driver bug must not hang or abort the PCIe transaction).
@@ -48,7 +52,8 @@ module froce_bar0 #(
     parameter [31:0] CAPS = 32'd0,
     parameter [47:0] MAC = 48'd0,
     parameter ADDR_W = `FROCE_BAR0_ADDR_W,      // must keep this value
-    parameter CNT_BITS = `FROCE_CNT_NUM * 64    // must keep this value
+    parameter CNT_BITS = `FROCE_CNT_NUM * 64,   // must keep this value
+    parameter ICNT_BITS = `FROCE_ICNT_NUM * 64  // must keep this value
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -80,6 +85,13 @@ module froce_bar0 #(
     input  wire [31:0]              st_heartbeat,
     input  wire [31:0]              fw_version,
 
+    /* firmware mailbox: CMD_DOORBELL writes go to the firmware with the
+     * CMD_ADDR of that moment; CMD_STATUS reads what the firmware wrote */
+    output reg                      mbox_db_valid,
+    output reg  [31:0]              mbox_db_value,
+    output wire [63:0]              mbox_addr,
+    input  wire [31:0]              cmd_status,
+
     /* EQ 0 and the EQ doorbell */
     output reg  [63:0]              eq0_addr,
     output wire [4:0]               eq0_log_size,
@@ -110,6 +122,7 @@ module froce_bar0 #(
 
     /* counters and MSI-X */
     input  wire [CNT_BITS-1:0]      cnt_flat,
+    input  wire [ICNT_BITS-1:0]     icnt_flat,
     output reg  [NUM_VECTORS-1:0]   msix_mask,
     input  wire [NUM_VECTORS-1:0]   msix_pending
 );
@@ -117,6 +130,7 @@ module froce_bar0 #(
 initial begin
     if (ADDR_W != `FROCE_BAR0_ADDR_W || NUM_VECTORS < 1 || NUM_VECTORS > `FROCE_MSIX_MAX_VECTORS ||
         NUM_EQS > 64 || `FROCE_CNT_NUM * 8 > `FROCE_BAR0_COUNTERS_SIZE ||
+        `FROCE_ICNT_NUM * 8 > `FROCE_BAR0_ICOUNTERS_SIZE ||
         `FROCE_MSIX_MAX_VECTORS * 16 > `FROCE_BAR0_MSIX_TABLE_SIZE) begin
         $display("froce_bar0: parameters do not fit the BAR0 map");
         $finish;
@@ -126,6 +140,8 @@ end
 localparam VW = NUM_VECTORS > 1 ? $clog2(NUM_VECTORS) : 1;
 localparam [ADDR_W-1:0] CNT_B = `FROCE_BAR0_COUNTERS_BASE;
 localparam [ADDR_W-1:0] CNT_E = `FROCE_BAR0_COUNTERS_BASE + `FROCE_CNT_NUM * 8;
+localparam [ADDR_W-1:0] ICNT_B = `FROCE_BAR0_ICOUNTERS_BASE;
+localparam [ADDR_W-1:0] ICNT_E = `FROCE_BAR0_ICOUNTERS_BASE + `FROCE_ICNT_NUM * 8;
 localparam [ADDR_W-1:0] TAB_B = `FROCE_BAR0_MSIX_TABLE_BASE;
 localparam [ADDR_W-1:0] TAB_E = `FROCE_BAR0_MSIX_TABLE_BASE + NUM_VECTORS * 16;
 localparam [ADDR_W-1:0] PBA_B = `FROCE_BAR0_MSIX_PBA_BASE;
@@ -133,6 +149,8 @@ localparam [ADDR_W-1:0] PBA_B = `FROCE_BAR0_MSIX_PBA_BASE;
 reg [31:0] scratch;
 reg [31:0] eq0_cfg;
 reg [31:0] cnt_hi_latch;
+reg [63:0] cmd_addr;
+assign mbox_addr = cmd_addr;
 reg [4:0] ntx_log_r, nrx_log_r;
 reg ntx_en_r, nrx_en_r;
 assign ntx_log = ntx_log_r;
@@ -163,6 +181,7 @@ always @(posedge clk) begin
     ntx_cfg_we <= 1'b0;
     nrx_cfg_we <= 1'b0;
     nd_arm <= 1'b0;
+    mbox_db_valid <= 1'b0;
     if (m_eqdb_valid && m_eqdb_ready)
         m_eqdb_valid <= 1'b0;
     if (s_axil_bvalid && s_axil_bready)
@@ -171,6 +190,12 @@ always @(posedge clk) begin
         s_axil_bvalid <= 1'b1;
         case (wa)
         `FROCE_REG_SCRATCH: scratch <= s_axil_wdata;
+        `FROCE_REG_CMD_ADDR_LO: cmd_addr[31:0] <= s_axil_wdata;
+        `FROCE_REG_CMD_ADDR_HI: cmd_addr[63:32] <= s_axil_wdata;
+        `FROCE_REG_CMD_DOORBELL: begin
+            mbox_db_valid <= 1'b1;
+            mbox_db_value <= s_axil_wdata;
+        end
         `FROCE_REG_EQ0_ADDR_LO: eq0_addr[31:0] <= s_axil_wdata;
         `FROCE_REG_EQ0_ADDR_HI: eq0_addr[63:32] <= s_axil_wdata;
         `FROCE_REG_EQ0_CFG: begin
@@ -217,6 +242,9 @@ always @(posedge clk) begin
         m_eqdb_valid <= 1'b0;
         eq0_cfg_we <= 1'b0;
         scratch <= 32'd0;
+        cmd_addr <= 64'd0;
+        mbox_db_valid <= 1'b0;
+        mbox_db_value <= 32'd0;
         eq0_cfg <= 32'd0;
         eq0_addr <= 64'd0;
         ntx_addr <= 64'd0;
@@ -247,7 +275,10 @@ assign s_axil_rresp = 2'b00;
 wire r_go = s_axil_arvalid && s_axil_arready;
 wire r_cnt = ra >= CNT_B && ra < CNT_E;
 wire [ADDR_W-1:0] r_cnt_off = ra - CNT_B;
-wire [63:0] r_cnt_val = cnt_flat[r_cnt_off[ADDR_W-1:3] * 64 +: 64];
+wire r_icnt = ra >= ICNT_B && ra < ICNT_E;
+wire [ADDR_W-1:0] r_icnt_off = ra - ICNT_B;
+wire [63:0] r_cnt_val = r_icnt ? icnt_flat[r_icnt_off[ADDR_W-1:3] * 64 +: 64] :
+                        cnt_flat[r_cnt_off[ADDR_W-1:3] * 64 +: 64];
 wire r_tab = ra >= TAB_B && ra < TAB_E;
 wire [ADDR_W-1:0] r_tab_off = ra - TAB_B;
 wire [VW-1:0] r_vec = r_tab_off[VW+3:4];
@@ -294,6 +325,9 @@ always @* begin
             st_link_up ? st_link_speed : 8'd0;
     end
     `FROCE_REG_HEARTBEAT: rd = st_heartbeat;
+    `FROCE_REG_CMD_ADDR_LO: rd = cmd_addr[31:0];
+    `FROCE_REG_CMD_ADDR_HI: rd = cmd_addr[63:32];
+    `FROCE_REG_CMD_STATUS: rd = cmd_status;
     `FROCE_REG_EQ0_ADDR_LO: rd = eq0_addr[31:0];
     `FROCE_REG_EQ0_ADDR_HI: rd = eq0_addr[63:32];
     `FROCE_REG_EQ0_CFG: rd = eq0_cfg;
@@ -315,7 +349,7 @@ always @* begin
     `FROCE_REG_NETDEV_IRQ: rd[`FROCE_REG_NETDEV_IRQ_VECTOR_SHIFT +: `FROCE_REG_NETDEV_IRQ_VECTOR_W] = nd_vector;
     default: ;
     endcase
-    if (r_cnt)
+    if (r_cnt || r_icnt)
         rd = ra[2] ? cnt_hi_latch : r_cnt_val[31:0];
     if (r_tab)
         rd = r_tab_off[3:2] == 2'd3 ? {31'd0, msix_mask[r_vec]} : r_tab_word;
@@ -327,7 +361,7 @@ always @(posedge clk) begin
     if (r_go) begin
         s_axil_rvalid <= 1'b1;
         s_axil_rdata <= rd;
-        if (r_cnt && !ra[2])
+        if ((r_cnt || r_icnt) && !ra[2])
             cnt_hi_latch <= r_cnt_val[63:32];
     end
     if (rst) begin
@@ -336,7 +370,7 @@ always @(posedge clk) begin
     end
 end
 
-wire unused_bar0 = ^{num_uars[31:16], num_eqs[31:8], num_vec[31:8], s_axil_wstrb, s_axil_awaddr[1:0], s_axil_araddr[1:0], r_cnt_off[2:0], w_tab_off,
+wire unused_bar0 = ^{num_uars[31:16], num_eqs[31:8], num_vec[31:8], s_axil_wstrb, s_axil_awaddr[1:0], s_axil_araddr[1:0], r_cnt_off[2:0], r_icnt_off[2:0], w_tab_off,
                      r_tab_off, PBA_B};
 
 endmodule

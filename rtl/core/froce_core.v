@@ -999,6 +999,9 @@ end
 assign msix_pending = ev_msix_pending | nd_pba;
 
 // CAPS: what the engine does end to end today (RDMA READ and atomics, the netdev rings)
+wire unused_mbox_db_valid;
+wire [31:0] unused_mbox_db_value;
+wire [63:0] unused_mbox_addr;
 localparam [31:0] CAPS = (32'd1 << `FROCE_REG_CAPS_ATOMIC_SHIFT) | (32'd1 << `FROCE_REG_CAPS_NETDEV_SHIFT);
 
 froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), .BUILD_ID(BUILD_ID),
@@ -1014,6 +1017,8 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
     // no firmware (READY, FW_VERSION, HEARTBEAT, FATAL) and no MAC link status yet
     .st_ready(1'b0), .st_fatal(1'b0), .st_fatal_syndrome(32'd0), .st_link_up(1'b0), .st_link_speed(8'd0),
     .st_heartbeat(32'd0), .fw_version(32'd0),
+    .mbox_db_valid(unused_mbox_db_valid), .mbox_db_value(unused_mbox_db_value), .mbox_addr(unused_mbox_addr),
+    .cmd_status(32'd0),
     .eq0_addr(eq0_addr), .eq0_log_size(eq0_log_size), .eq0_vector(eq0_vector), .eq0_enable(eq0_enable),
     .eq0_cfg_we(eq0_cfg_we),
     .m_eqdb_valid(eqdb_valid), .m_eqdb_ready(eqdb_ready), .m_eqdb_eqn(eqdb_eqn), .m_eqdb_ci(eqdb_ci),
@@ -1023,7 +1028,7 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
     .nrx_addr(nrx_addr), .nrx_log(nrx_log), .nrx_en(nrx_en), .nrx_pi(nrx_pi), .nrx_cfg_we(nrx_cfg_we),
     .nrx_ci(nrx_ci),
     .nd_vector(nd_vector), .nd_arm(nd_arm),
-    .cnt_flat(cnt_flat), .msix_mask(msix_mask), .msix_pending(msix_pending)
+    .cnt_flat(cnt_flat), .icnt_flat(icnt_flat), .msix_mask(msix_mask), .msix_pending(msix_pending)
 );
 
 // ---------------------------------------------------------------------------
@@ -1132,7 +1137,8 @@ wire unused_core = ^{cq_arm_sn, db_accepted, c_eqes, c_msix, eqc_off[2:0],
                      db_init_busy, tseg_first, rseg_first, tx_xl_busy, rx_xl_busy, tx_tuser,
                      c_resp_pkts, c_wqes, c_cqes, c_cq_err, c_split_err, c_dma_err, c_tx_len_err,
                      wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], c_nak_sent,
-                     qpc_off[4:0], cqc_off[2:0], gid_off[2:0], c_retrans};
+                     qpc_off[4:0], cqc_off[2:0], gid_off[2:0], c_retrans,
+                     unused_mbox_db_valid, unused_mbox_db_value, unused_mbox_addr};
 
 endmodule
 

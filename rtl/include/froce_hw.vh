@@ -13,7 +13,7 @@
 // MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register
 `define FROCE_HW_VERSION                                     32'h00010000
 // CRC-32 of the spec without doc strings
-`define FROCE_HW_SPEC_HASH                                   32'h060416BB
+`define FROCE_HW_SPEC_HASH                                   32'hFB0AA14A
 `define FROCE_PCI_VENDOR_ID                                  16'h1234
 `define FROCE_PCI_DEVICE_ID                                  16'hF0CE
 `define FROCE_PCI_CLASS_CODE                                 24'h020000
@@ -105,8 +105,8 @@
 // counter words
 `define FROCE_CTL_EQC_BASE                                   31457280
 // control-bus byte offset of the internal counters (no name in the counter
-// set, not in BAR0): ICNT_* index i at CTL_ICNT_BASE + 8 * i, 64 bits, low
-// dword first
+// set; also in BAR0 ICOUNTERS): ICNT_* index i at CTL_ICNT_BASE + 8 * i, 64
+// bits, low dword first
 `define FROCE_CTL_ICNT_BASE                                  29360640
 // internal counter: EQEs written (all EQs)
 `define FROCE_ICNT_EQES                                      0
@@ -1129,6 +1129,15 @@
 // QUERY_COUNTERS returns the same array by DMA.
 `define FROCE_BAR0_COUNTERS_BASE                             14'h1000
 `define FROCE_BAR0_COUNTERS_SIZE                             2048
+
+// ---- BAR0 block ICOUNTERS ----
+// Internal counters (FROCE_ICNT_*: EQEs, MSI-X, dropped EQEs, CQ arms, Q_Key
+// drops), 64-bit, index i at 0x1800 + 8*i, read like COUNTERS (the low word
+// latches the high word, one latch shared with COUNTERS). Diagnostics for the
+// driver (ethtool -S); the same values are on the control bus at
+// CTL_ICNT_BASE.
+`define FROCE_BAR0_ICOUNTERS_BASE                            14'h1800
+`define FROCE_BAR0_ICOUNTERS_SIZE                            2048
 
 // ---- BAR0 block MSIX_TABLE ----
 // MSI-X table (PCIe MSI-X capability Table BIR 0, offset 0x2000),
