@@ -339,12 +339,12 @@ Mailbox::Mailbox(MboxMem &mem, MboxTransport &t, std::string name) : mem_(mem), 
 
 Status Mailbox::start() {
     if (started_) return Status();
-    FROCE_TRY(mem_.dma_page(&block_).context(prefix() + "mailbox: command block"));
+    FROCE_TRY(mem_.dma_page(&block_).context("mailbox: command block"));
     if (block_ & (FROCE_MBOX_SIZE - 1))
         return errorf("%smailbox: command block at %#" PRIx64 " is not 4 KiB aligned", prefix().c_str(), block_);
     std::vector<uint8_t> zero(FROCE_MBOX_SIZE, 0);
-    FROCE_TRY(mem_.dma_write(block_, zero.data(), zero.size()).context(prefix() + "mailbox"));
-    FROCE_TRY(t_.start(block_).context(prefix() + "mailbox"));
+    FROCE_TRY(mem_.dma_write(block_, zero.data(), zero.size()).context("mailbox"));
+    FROCE_TRY(t_.start(block_).context("mailbox"));
     started_ = true;
     return Status();
 }
@@ -378,7 +378,7 @@ Status Mailbox::exec_raw_token(uint16_t opcode, const std::vector<uint8_t> &in, 
     st.count++;
     st.cycles += cycles;
     st.max_cycles = std::max(st.max_cycles, cycles);
-    if (!s.ok()) return s.context(prefix() + "mailbox");
+    if (!s.ok()) return s.context("mailbox");
     uint8_t back[FROCE_MBOX_HDR_SIZE];
     FROCE_TRY(mem_.dma_read(block_, back, sizeof back).context(prefix() + what));
     if (!FGET_DW(back, FROCE_MBOX_HDR_DONE))
@@ -407,10 +407,12 @@ Status Mailbox::run(uint16_t opcode, const std::vector<uint8_t> &in, std::vector
     uint8_t status = 0;
     uint32_t syn = 0;
     FROCE_TRY(exec_raw(opcode, pad, out_size, out, &status, &syn));
-    if (status != FROCE_CMD_STATUS_OK)
-        return errorf("%s%s: %s, syndrome %#x: %s", prefix().c_str(), cmd_name(opcode).c_str(),
-                      cmd_status_name(status).c_str(), syn, syndrome_str(opcode, status, syn).c_str());
-    return Status();
+    if (status == FROCE_CMD_STATUS_OK) return Status();
+    const std::string syn_s = syndrome_str(opcode, status, syn);
+    if (syn_s == "0")   // a status without a field (EXCEED_LIM, INTERNAL_ERR)
+        return errorf("%s%s: %s", prefix().c_str(), cmd_name(opcode).c_str(), cmd_status_name(status).c_str());
+    return errorf("%s%s: %s, syndrome %#x: %s", prefix().c_str(), cmd_name(opcode).c_str(),
+                  cmd_status_name(status).c_str(), syn, syn_s.c_str());
 }
 
 Status Mailbox::exec(uint16_t opcode, const std::vector<uint8_t> &in, std::vector<uint8_t> *out) {
