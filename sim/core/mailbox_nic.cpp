@@ -28,9 +28,10 @@ Status NicMboxTransport::start(uint64_t block_pa) {
             uint32_t ver = 0, hb = 0;
             FROCE_TRY(nic_.bar0_read32(FROCE_REG_FW_VERSION, &ver).context("FW_VERSION"));
             FROCE_TRY(nic_.bar0_read32(FROCE_REG_HEARTBEAT, &hb).context("HEARTBEAT"));
-            return errorf("%s: DEV_STATUS.READY not set %" PRIu64 " cycles after reset (DEV_STATUS %#x, FW_VERSION %#x, "
-                          "HEARTBEAT %#x): the firmware did not come up (is the soft core in froce_core?)",
-                          nic.c_str(), waited, st, ver, hb);
+            return errorf("%s: DEV_STATUS.READY not set after waiting %" PRIu64 " cycles (cycle %" PRIu64
+                          "; DEV_STATUS %#x, FW_VERSION %#x, HEARTBEAT %#x): the firmware did not come up (is the "
+                          "soft core in froce_core?)",
+                          nic.c_str(), waited, nic_.cycle(), st, ver, hb);
         }
         for (unsigned i = 0; i < t_.poll_cycles; i++) nic_.advance();
     }

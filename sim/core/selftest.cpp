@@ -12,6 +12,8 @@
 //           the CQE owner rule over several ring passes (poll_cq)
 //   wire    two wires sharing one pcap tap; read back with tshark if installed
 //   sim     lockstep stepping of two NICs
+//   mbox    the BAR0 mailbox transport: a bounded DEV_STATUS.READY wait
+//           without the firmware; with it, commands and CMD_ADDR/CMD_STATUS
 // --core adds the section that needs froce_core with its firmware (the soft
 // core behind BAR0 CMD_*):
 //   core    fw_init, GIDs, PD, MR (REG, DEREG, a stale key, reg_mr_at), CQ,
@@ -582,6 +584,79 @@ void test_sim() {
 }
 
 // ---------------------------------------------------------------------------
+// mbox: the BAR0 mailbox transport (NicMboxTransport) on froce_core. Without
+// the firmware in froce_core, start() must give up after ready_cycles with an
+// error saying what it read; with it, commands go through and BAR0 CMD_*
+// agrees with the block.
+
+class HostDma : public MboxMem {
+public:
+    HostDma(Host &h, Nic &n) : h_(h), n_(n) {}
+    Status dma_write(uint64_t pa, const void *src, size_t len) override {
+        n_.mem().write(pa, static_cast<const uint8_t *>(src), len);
+        return Status();
+    }
+    Status dma_read(uint64_t pa, void *dst, size_t len) override {
+        n_.mem().read(pa, static_cast<uint8_t *>(dst), len);
+        return Status();
+    }
+    Status dma_page(uint64_t *pa) override {
+        Buffer b;
+        FROCE_TRY(h_.alloc(4096, &b));
+        FROCE_TRY(h_.fill(b.va, 0, 4096));
+        return h_.translate(b.va, pa);
+    }
+
+private:
+    Host &h_;
+    Nic &n_;
+};
+
+void test_mbox_transport() {
+    std::printf("== mbox: the BAR0 mailbox transport\n");
+    SimConfig sc;
+    Sim sim(sc);
+    HostConfig hc;
+    Host h(sim.a(), hc);
+    HostDma mem(h, sim.a());
+    MboxTiming t;
+    t.ready_cycles = 20000;
+    t.cmd_cycles = 200000;
+    t.poll_cycles = 16;
+    NicMboxTransport tr(sim.a(), t);
+    Mailbox mb(mem, tr, "NIC A");
+    const uint64_t c0 = sim.a().cycle();
+    Status s = mb.start();
+    const uint64_t waited = sim.a().cycle() - c0;
+    if (!s.ok()) {
+        std::printf("  no firmware behind BAR0 CMD_* yet: %s\n", s.message().c_str());
+        CHECK(s.message().find("DEV_STATUS.READY not set") != std::string::npos && waited >= t.ready_cycles &&
+                  waited < t.ready_cycles + 2000,
+              "READY wait bounded by ready_cycles (%" PRIu64 " cycles): %s", waited, s.message().c_str());
+        s = mb.nop();
+        CHECK(!s.ok() && s.message().find("not started") != std::string::npos, "a command before start: %s",
+              s.message().c_str());
+        return;
+    }
+    CHECK_OK(mb.nop());
+    FwInfo fi;
+    CHECK_OK(mb.query_fw(&fi));
+    CHECK(fi.spec_hash == FROCE_HW_SPEC_HASH, "QUERY_FW SPEC_HASH %#x", fi.spec_hash);
+    uint32_t lo = 0, hi = 0, cs = 0;
+    CHECK_OK(sim.a().bar0_read32(FROCE_REG_CMD_ADDR_LO, &lo));
+    CHECK_OK(sim.a().bar0_read32(FROCE_REG_CMD_ADDR_HI, &hi));
+    CHECK((uint64_t(hi) << 32 | lo) == mb.block_pa(), "CMD_ADDR %#x%08x, block %#" PRIx64, hi, lo, mb.block_pa());
+    const uint16_t tok = mb.next_token();
+    uint8_t st = 0;
+    uint32_t syn = 0;
+    CHECK_OK(mb.exec_raw(0x7777, {}, 0, nullptr, &st, &syn));
+    CHECK(st == FROCE_CMD_STATUS_BAD_OPCODE && syn == 0x80000000u, "unknown opcode: status %#x syndrome %#x", st, syn);
+    CHECK_OK(sim.a().bar0_read32(FROCE_REG_CMD_STATUS, &cs));
+    CHECK(cs == (uint32_t(tok) | uint32_t(FROCE_CMD_STATUS_BAD_OPCODE) << FROCE_REG_CMD_STATUS_STATUS_SHIFT),
+          "CMD_STATUS %#x after the refused command (token %#x, not BUSY)", cs, tok);
+}
+
+// ---------------------------------------------------------------------------
 // core: the driver through the firmware's mailbox on the real froce_core
 //
 // The contexts the firmware writes are not read back here (the control bus is
@@ -683,6 +758,7 @@ int main(int argc, char **argv) {
         test_wqe(seed);
         test_wire(dir);
         test_sim();
+        test_mbox_transport();
     }
     if (g_fail) {
         std::printf("FAIL: %d of %d checks failed%s\n", g_fail, g_checks, core ? " (core section)" : "");
