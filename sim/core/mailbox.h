@@ -76,9 +76,15 @@ public:
 
 // Waiting bounds of NicMboxTransport (device cycles).
 struct MboxTiming {
-    uint64_t ready_cycles = 4000000;   // DEV_STATUS.READY after reset
+    // The soft core's boot (fw_init clears every context over the control
+    // bus) is about half a million instructions at a CPI near 2.2
+    // (docs/cpu.md): about 1.1 M cycles; the largest commands (REG_MR of a
+    // few MiB) tens of thousands.
+    uint64_t ready_cycles = 4000000;   // DEV_STATUS.READY, from start()
     uint64_t cmd_cycles = 2000000;     // DONE after CMD_DOORBELL
-    unsigned poll_cycles = 64;         // DONE is read from host memory every this many cycles
+    // DONE is read from host memory every this many cycles: a command's
+    // cycle count (MboxCmdStats) is exact to this many cycles.
+    unsigned poll_cycles = 64;
 };
 
 // BAR0 CMD_* of a simulated froce_core: start() waits for DEV_STATUS.READY
