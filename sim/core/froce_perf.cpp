@@ -230,8 +230,6 @@ void gen_data(uint64_t seed, unsigned q, uint64_t iter, uint8_t *dst, uint64_t l
     }
 }
 
-// Each host's objects use one UAR page (and the PD of the same number).
-unsigned uar_of(const Host &h) { return h.name() == "A" ? 3 : 5; }
 // Each host's GID index 0 and MAC (set in Perf::setup, used in every path).
 Status gid_of(const Host &h, bool ipv6, Gid *g) {
     const bool is_a = h.name() == "A";
@@ -289,6 +287,8 @@ private:
     const Opts &o_;
     std::unique_ptr<Sim> sim_;
     std::unique_ptr<Host> ha_, hb_;
+    uint32_t pd_a_ = 0, pd_b_ = 0;   // each host's one PD (allocated in setup, its own user context)
+    uint32_t pd_of(const Host &h) const { return &h == ha_.get() ? pd_a_ : pd_b_; }
     std::vector<QpCtx> q_;
     std::string fail_;
     uint64_t last_progress_ = 0;
@@ -355,7 +355,7 @@ Status Perf::make_region(Host &h, Region &r, unsigned nslots, uint64_t slot_len,
     r.shadow.resize(total);
     for (uint64_t i = 0; i < total; i++) r.shadow[i] = uint8_t(mix64(r.buf.va + i + 0x5151) >> 13);
     FROCE_TRY(h.write(r.buf.va, r.shadow.data(), total));
-    FROCE_TRY(h.reg_mr(uar_of(h), r.buf.va, total, access, &r.mr, o_.page_shift));
+    FROCE_TRY(h.reg_mr(pd_of(h), r.buf.va, total, access, &r.mr, o_.page_shift));
     return Status();
 }
 
@@ -379,19 +379,19 @@ Status Perf::setup_qp(QpCtx &c) {
     const unsigned depth = o_.depth;
     unsigned cq_log = 4;
     while ((1u << cq_log) < 4 * depth) cq_log++;
-    const unsigned uar_a = uar_of(*c.ha), uar_b = uar_of(*c.hb);
-    FROCE_TRY(c.ha->create_cq(cq_log, uar_a, &c.a_scq));
-    FROCE_TRY(c.ha->create_cq(cq_log, uar_a, &c.a_rcq));
-    FROCE_TRY(c.hb->create_cq(cq_log, uar_b, &c.b_scq));
-    FROCE_TRY(c.hb->create_cq(cq_log, uar_b, &c.b_rcq));
+    const uint32_t pd_a = pd_of(*c.ha), pd_b = pd_of(*c.hb);
+    FROCE_TRY(c.ha->create_cq(cq_log, pd_a, &c.a_scq));
+    FROCE_TRY(c.ha->create_cq(cq_log, pd_a, &c.a_rcq));
+    FROCE_TRY(c.hb->create_cq(cq_log, pd_b, &c.b_scq));
+    FROCE_TRY(c.hb->create_cq(cq_log, pd_b, &c.b_rcq));
     QpCaps caps;
     caps.max_send_wr = depth;
     caps.max_recv_wr = 2 * depth;
     caps.max_send_sge = o_.sges;
     caps.max_recv_sge = o_.sges;
     caps.max_inline = o_.inl ? uint32_t(o_.size) : 0;
-    FROCE_TRY(c.ha->create_qp(uar_a, caps, c.a_scq, c.a_rcq, &c.qa));
-    FROCE_TRY(c.hb->create_qp(uar_b, caps, c.b_scq, c.b_rcq, &c.qb));
+    FROCE_TRY(c.ha->create_qp(pd_a, caps, c.a_scq, c.a_rcq, &c.qa));
+    FROCE_TRY(c.hb->create_qp(pd_b, caps, c.b_scq, c.b_rcq, &c.qb));
 
     const uint8_t LW = FROCE_ACCESS_LOCAL_WRITE;
     switch (o_.test) {
@@ -491,6 +491,8 @@ Status Perf::setup() {
         FROCE_TRY(gid_of(*h, o_.ipv6, &g));
         FROCE_TRY(h->set_gid(0, g, mac_of(*h)));
     }
+    FROCE_TRY(ha_->alloc_pd(&pd_a_).context("NIC A"));
+    FROCE_TRY(hb_->alloc_pd(&pd_b_).context("NIC B"));
     q_.resize(o_.bidir ? 2 * o_.qps : o_.qps);
     for (unsigned i = 0; i < q_.size(); i++) {
         q_[i].idx = i;

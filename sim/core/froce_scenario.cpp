@@ -119,8 +119,10 @@ struct Region {
     uint64_t off(uint64_t va_) const { return va_ - buf.va; }
 };
 
+// Env::pair_cfg() fills in the PDs: Env's default PD on each NIC (each in a
+// user context, i.e. UAR page, of its own).
 struct PairCfg {
-    uint32_t pd_a = 3, pd_b = 5;
+    uint32_t pd_a = 0, pd_b = 0;
     uint8_t access_b = FROCE_ACCESS_REMOTE_WRITE | FROCE_ACCESS_REMOTE_READ | FROCE_ACCESS_REMOTE_ATOMIC;
     unsigned mtu_enum = FROCE_MTU_1024;
     unsigned timeout_a = 14, retry_cnt_a = 7, rnr_retry_a = 7;
@@ -155,6 +157,13 @@ public:
     // negative control: leave the error out, the scenario's checks must fail
     bool inject() const { return inject_; }
 
+    // Pair parameters with Env's default PDs (pd_a on A, pd_b on B).
+    PairCfg pair_cfg() const {
+        PairCfg pc;
+        pc.pd_a = pd_a_;
+        pc.pd_b = pd_b_;
+        return pc;
+    }
     Status make_pair(const PairCfg &pc, Pair **out);
     Status make_region(Host &h, uint64_t len, uint64_t guard, uint32_t pdn, uint8_t access, bool reg, Region *r);
     // First byte of the region (data and guards) that differs from its shadow, "" if none.
@@ -189,6 +198,7 @@ private:
     std::vector<Frame> frames_;
     std::string fail_;
     unsigned regions_ = 0;
+    uint32_t pd_a_ = 0, pd_b_ = 0;   // allocated in setup()
 };
 
 Status Env::setup() {
@@ -219,6 +229,8 @@ Status Env::setup() {
     FROCE_TRY(hb_->fw_init().context("NIC B firmware"));
     FROCE_TRY(ha_->set_gid(0, Gid::ipv4(10, 0, 0, 1), 0x020000000001ull));
     FROCE_TRY(hb_->set_gid(0, Gid::ipv4(10, 0, 0, 2), 0x020000000002ull));
+    FROCE_TRY(ha_->alloc_pd(&pd_a_).context("NIC A"));
+    FROCE_TRY(hb_->alloc_pd(&pd_b_).context("NIC B"));
     return Status();
 }
 
@@ -427,7 +439,7 @@ constexpr uint64_t kGuard = 256;
 // 1-packet WRITEs to another of B's MRs. Asserts the IB outcome.
 Status access_case(Env &e, Acc kind, Region *tgt_out) {
     e.note(sfmt("case: %s", acc_label(kind)));
-    PairCfg pc;
+    PairCfg pc = e.pair_cfg();
     const bool inj = e.inject();
     if (inj) e.note("--inject-error: the WRITE is valid, this case must FAIL");
     if (kind == Acc::QP_NO_REMOTE_WRITE && !inj) pc.access_b = FROCE_ACCESS_REMOTE_READ | FROCE_ACCESS_REMOTE_ATOMIC;
@@ -435,8 +447,10 @@ Status access_case(Env &e, Acc kind, Region *tgt_out) {
     FROCE_TRY(e.make_pair(pc, &p));
     const uint8_t LW = FROCE_ACCESS_LOCAL_WRITE, RW = FROCE_ACCESS_REMOTE_WRITE;
     Region src, tgt, good;
+    uint32_t tgt_pd = pc.pd_b;   // WRONG_PD: another PD of B's QP's user context
+    if (kind == Acc::WRONG_PD && !inj) FROCE_TRY(e.b().alloc_pd(&tgt_pd, e.b().pd_uar(pc.pd_b)));
     FROCE_TRY(e.make_region(e.a(), kWriteLen + 2 * kMtu, 64, pc.pd_a, LW, true, &src));
-    FROCE_TRY(e.make_region(e.b(), kWriteLen, kGuard, kind == Acc::WRONG_PD && !inj ? pc.pd_b + 2 : pc.pd_b,
+    FROCE_TRY(e.make_region(e.b(), kWriteLen, kGuard, tgt_pd,
                             kind == Acc::NO_REMOTE_WRITE && !inj ? uint8_t(LW | FROCE_ACCESS_REMOTE_READ) : uint8_t(LW | RW), true,
                             &tgt));
     FROCE_TRY(e.make_region(e.b(), 2 * kMtu, kGuard, pc.pd_b, LW | RW, true, &good));
@@ -524,7 +538,7 @@ Status access_case(Env &e, Acc kind, Region *tgt_out) {
 // Control: a WRITE exactly covering the MR, on a fresh pair, succeeds.
 Status access_control(Env &e, Region &tgt) {
     e.note("control: a WRITE covering exactly the MR, on a fresh QP pair");
-    PairCfg pc;
+    PairCfg pc = e.pair_cfg();
     Pair *p;
     FROCE_TRY(e.make_pair(pc, &p));
     Region src;
@@ -574,7 +588,7 @@ Status sc_stale_key(Env &e) {
 // incomplete: it must not complete as SUCCESS. It is flushed (WR_FLUSH_ERR)
 // and the WRITE fails with REM_ACCESS_ERR.
 Status sc_nak_after_lost_read(Env &e) {
-    PairCfg pc;
+    PairCfg pc = e.pair_cfg();
     Pair *p;
     FROCE_TRY(e.make_pair(pc, &p));
     const uint8_t LW = FROCE_ACCESS_LOCAL_WRITE;
@@ -634,7 +648,7 @@ Status sc_nak_after_lost_read(Env &e) {
 }
 
 Status sc_retry_exceeded(Env &e) {
-    PairCfg pc;
+    PairCfg pc = e.pair_cfg();
     pc.timeout_a = 3;     // 640 << 3 = 5120 cycles
     pc.retry_cnt_a = 3;
     const unsigned retry = pc.retry_cnt_a, nwqe = 3;
@@ -725,7 +739,7 @@ unsigned count_rnr_naks(const Env &e, size_t from) {
 }
 
 Status sc_rnr_infinite(Env &e) {
-    PairCfg pc;
+    PairCfg pc = e.pair_cfg();
     pc.rnr_retry_a = 7;       // infinite
     pc.min_rnr_timer_b = 1;   // 1563 cycles
     const uint64_t len = 2500;   // 3 packets
@@ -776,7 +790,7 @@ Status sc_rnr_infinite(Env &e) {
 }
 
 Status sc_rnr_finite(Env &e) {
-    PairCfg pc;
+    PairCfg pc = e.pair_cfg();
     pc.rnr_retry_a = 2;
     pc.min_rnr_timer_b = 1;
     const unsigned nwqe = 3;
@@ -847,10 +861,13 @@ Status sc_rnr_finite(Env &e) {
 // 4. foreign UAR page
 
 Status sc_foreign_uar(Env &e) {
-    PairCfg pc;
+    PairCfg pc = e.pair_cfg();
     Pair *p, *other;
     FROCE_TRY(e.make_pair(pc, &p));
-    FROCE_TRY(e.make_pair(pc, &other));   // its A QP has a UAR page of its own
+    // the other pair's A side in a PD of another user context: its QP and CQs ring on another UAR page
+    PairCfg po = pc;
+    FROCE_TRY(e.a().alloc_pd(&po.pd_a));
+    FROCE_TRY(e.make_pair(po, &other));
     uint32_t spare;
     FROCE_TRY(e.a().alloc_uar_page(&spare));
     const uint64_t len = 2 * kMtu;
@@ -929,7 +946,7 @@ struct EvRig {
 };
 
 Status ev_rig(Env &e, uint32_t eqn_a, uint32_t eqn_b, EvRig *r) {
-    PairCfg pc;
+    PairCfg pc = e.pair_cfg();
     pc.eqn_a = eqn_a;
     pc.eqn_b = eqn_b;
     FROCE_TRY(e.make_pair(pc, &r->p));
@@ -985,9 +1002,9 @@ void check_eqes(Env &e, const std::vector<Eqe> &v, size_t from, size_t n, uint32
 Status sc_cq_events(Env &e) {
     if (e.inject()) e.note("--inject-error: no CQ is ever armed, this scenario must FAIL");
     EvRig r;
-    FROCE_TRY(ev_rig(e, 0, 1, &r));
     Eq *eqb, *eqa;
-    FROCE_TRY(e.b().create_eq(1, 6, 3, &eqb));   // EQ 1 through the control bus (EQC), 64 EQEs
+    FROCE_TRY(e.b().create_eq(1, 6, 3, &eqb));   // EQ 1 through CREATE_EQ, 64 EQEs (before the CQs that name it)
+    FROCE_TRY(ev_rig(e, 0, 1, &r));
     FROCE_TRY(e.a().create_eq(0, 6, 0, &eqa));   // EQ 0 through BAR0
     Cq *rcq = r.p->b_rcq;
     Host &b = e.b();
@@ -1101,12 +1118,12 @@ Status ev_arm_eq(Env &e, Host &h, Eq *eq) {
 Status sc_eq_msix(Env &e) {
     if (e.inject()) e.note("--inject-error: EQ doorbells never carry ARM, this scenario must FAIL");
     EvRig r;
-    FROCE_TRY(ev_rig(e, 0, 2, &r));
     Host &b = e.b();
     const Nic &nb = e.sim().b();
     Eq *eqb;
     const unsigned vec = 5;
-    FROCE_TRY(b.create_eq(2, 6, vec, &eqb));
+    FROCE_TRY(b.create_eq(2, 6, vec, &eqb));   // before the CQs that name it
+    FROCE_TRY(ev_rig(e, 0, 2, &r));
     Cq *rcq = r.p->b_rcq;
     std::vector<Eqe> ev;
     auto msix = [&](unsigned v) { return nb.stats().msix_per_vector[v]; };
@@ -1185,7 +1202,7 @@ Status sc_eq_msix(Env &e) {
     uint64_t im = 0;
     FROCE_TRY(b.read_icounter(FROCE_ICNT_MSIX, &im));
     e.check(im == nb.stats().msix, "B: internal counter MSIX = MSI-X requests seen on the port", sfmt("%" PRIu64 " vs %" PRIu64, im, nb.stats().msix));
-    uint32_t id = 0, ver = 0, hash = 0, irq = 0, sc = 0, cmd = 0, unm = 0, lo32 = 0;
+    uint32_t id = 0, ver = 0, hash = 0, irq = 0, sc = 0, cmd = 0, cmd0 = 0, unm = 0;
     Nic &bn = b.nic();
     FROCE_TRY(bn.bar0_read32(FROCE_REG_ID, &id));
     FROCE_TRY(bn.bar0_read32(FROCE_REG_HW_VERSION, &ver));
@@ -1193,20 +1210,27 @@ Status sc_eq_msix(Env &e) {
     FROCE_TRY(bn.bar0_read32(FROCE_REG_IRQ_INFO, &irq));
     FROCE_TRY(bn.bar0_write32(FROCE_REG_SCRATCH, 0x5A5AC3C3u));
     FROCE_TRY(bn.bar0_read32(FROCE_REG_SCRATCH, &sc));
+    // CMD_ADDR_LO is the mailbox's (rw): it reads back, then the driver's block address goes back
+    FROCE_TRY(bn.bar0_read32(FROCE_REG_CMD_ADDR_LO, &cmd0));
     FROCE_TRY(bn.bar0_write32(FROCE_REG_CMD_ADDR_LO, 0x12345000u));
     FROCE_TRY(bn.bar0_read32(FROCE_REG_CMD_ADDR_LO, &cmd));
+    FROCE_TRY(bn.bar0_write32(FROCE_REG_CMD_ADDR_LO, cmd0));
     FROCE_TRY(bn.bar0_read32(0x0FFC, &unm));
     e.check(id == (uint32_t(FROCE_PCI_DEVICE_ID) << 16 | FROCE_PCI_VENDOR_ID) && ver == FROCE_HW_VERSION &&
-                hash == FROCE_HW_SPEC_HASH && sc == 0x5A5AC3C3u && cmd == 0 && unm == 0 &&
+                hash == FROCE_HW_SPEC_HASH && sc == 0x5A5AC3C3u && cmd == 0x12345000u &&
+                cmd0 == uint32_t(b.mailbox()->block_pa()) && unm == 0 &&
                 ((irq >> FROCE_REG_IRQ_INFO_NUM_VECTORS_SHIFT) & 0xFF) == FROCE_MSIX_MAX_VECTORS,
-            "BAR0: ID, HW_VERSION, SPEC_HASH, IRQ_INFO, SCRATCH read back; CMD_ADDR_LO (later work) and an unmapped offset read 0",
-            sfmt("ID %#x HW_VERSION %#x SPEC_HASH %#x IRQ_INFO %#x SCRATCH %#x CMD_ADDR_LO %#x unmapped %#x", id, ver, hash,
-                 irq, sc, cmd, unm));
+            "BAR0: ID, HW_VERSION, SPEC_HASH, IRQ_INFO, SCRATCH and CMD_ADDR_LO (the command block's) read back; an "
+            "unmapped offset reads 0",
+            sfmt("ID %#x HW_VERSION %#x SPEC_HASH %#x IRQ_INFO %#x SCRATCH %#x CMD_ADDR_LO %#x (block %#x) unmapped %#x",
+                 id, ver, hash, irq, sc, cmd, cmd0, unm));
     uint64_t pk64 = 0;
+    std::vector<uint64_t> qc;
     FROCE_TRY(b.read_counter64(FROCE_CNT_RCVD_PKTS, &pk64));
-    FROCE_TRY(b.read_counter(FROCE_CNT_RCVD_PKTS, &lo32));
-    e.check(pk64 != 0 && uint32_t(pk64) <= lo32 && (pk64 >> 32) == 0, "BAR0 counter RCVD_PKTS (64-bit) agrees with the control-bus window",
-            sfmt("BAR0 %" PRIu64 ", control bus %u", pk64, lo32));
+    FROCE_TRY(b.query_counters(&qc));
+    e.check(pk64 != 0 && pk64 <= qc[FROCE_CNT_RCVD_PKTS] && (pk64 >> 32) == 0,
+            "BAR0 counter RCVD_PKTS (64-bit) agrees with QUERY_COUNTERS (the firmware's read of the control bus)",
+            sfmt("BAR0 %" PRIu64 ", QUERY_COUNTERS %" PRIu64, pk64, qc[FROCE_CNT_RCVD_PKTS]));
     return Status();
 }
 
@@ -1271,7 +1295,7 @@ std::vector<uint8_t> expected_grh(const Path &av, const Gid &sgid, uint32_t len,
 }
 
 Status sc_ud(Env &e) {
-    const uint32_t pd = 9, qkey_b = 0x1234ABCD, qkey_a = 0x0BADF00D;
+    const uint32_t qkey_b = 0x1234ABCD, qkey_a = 0x0BADF00D;
     const unsigned mtu = 1024;
     UdSide A, B;
     Gid a6, b6;
@@ -1279,21 +1303,22 @@ Status sc_ud(Env &e) {
     FROCE_TRY(Gid::parse("fe80::b", &b6));
     FROCE_TRY(e.a().set_gid(1, a6, 0x020000000001ull));
     FROCE_TRY(e.b().set_gid(1, b6, 0x020000000002ull));
+    const PairCfg pds = e.pair_cfg();   // Env's PD on each side
     struct {
         Host *h;
         UdSide *s;
-        uint32_t qkey;
-    } sides[] = {{&e.a(), &A, qkey_a}, {&e.b(), &B, qkey_b}};
+        uint32_t qkey, pd;
+    } sides[] = {{&e.a(), &A, qkey_a, pds.pd_a}, {&e.b(), &B, qkey_b, pds.pd_b}};
     for (auto &sd : sides) {
-        FROCE_TRY(sd.h->create_cq(5, pd, &sd.s->scq));
-        FROCE_TRY(sd.h->create_cq(5, pd, &sd.s->rcq));
+        FROCE_TRY(sd.h->create_cq(5, sd.pd, &sd.s->scq));
+        FROCE_TRY(sd.h->create_cq(5, sd.pd, &sd.s->rcq));
         QpCaps caps;
         caps.type = FROCE_QP_TYPE_UD;
         caps.max_send_wr = caps.max_recv_wr = 16;
         caps.max_recv_sge = 2;
         caps.max_inline = 64;
         caps.qkey = sd.qkey;
-        FROCE_TRY(sd.h->create_qp(pd, caps, sd.s->scq, sd.s->rcq, &sd.s->qp));
+        FROCE_TRY(sd.h->create_qp(sd.pd, caps, sd.s->scq, sd.s->rcq, &sd.s->qp));
         FROCE_TRY(sd.h->modify_qp_init(sd.s->qp, 0));
         FROCE_TRY(sd.h->modify_qp_ud_rts(sd.s->qp, FROCE_MTU_1024, uint32_t(mix64(e.seed() + sd.qkey) & 0xFFFFFF)));
     }
@@ -1322,8 +1347,8 @@ Status sc_ud(Env &e) {
     const uint64_t kSlot = 1280;
     const unsigned kSlots = 12;
     Region src, dst;
-    FROCE_TRY(e.make_region(e.a(), 2 * mtu, 64, pd, FROCE_ACCESS_LOCAL_WRITE, true, &src));
-    FROCE_TRY(e.make_region(e.b(), kSlots * kSlot, kGuard, pd, FROCE_ACCESS_LOCAL_WRITE, true, &dst));
+    FROCE_TRY(e.make_region(e.a(), 2 * mtu, 64, pds.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.make_region(e.b(), kSlots * kSlot, kGuard, pds.pd_b, FROCE_ACCESS_LOCAL_WRITE, true, &dst));
     FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 21));
     unsigned slot = 0;
     // (--inject-error: the good datagrams carry a Q_Key B does not have)
@@ -1784,7 +1809,7 @@ Status sc_netdev(Env &e) {
 
     // 5. RoCE RDMA WRITEs A -> B while netdev frames flow both ways
     Pair *p;
-    PairCfg pc;
+    PairCfg pc = e.pair_cfg();
     FROCE_TRY(e.make_pair(pc, &p));
     const uint8_t LW = FROCE_ACCESS_LOCAL_WRITE, RW = FROCE_ACCESS_REMOTE_WRITE;
     const uint32_t wlen = 16384, nw = 4;

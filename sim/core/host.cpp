@@ -149,15 +149,6 @@ Host::Host(Nic &nic, const HostConfig &cfg) : nic_(nic), cfg_(cfg), rng_(cfg.see
     if (cfg_.shuffle_pages) std::shuffle(pool_.begin(), pool_.end(), rng_);
     chunk_next_ = cfg_.chunk_base;
     va_next_ = cfg_.va_base;
-    mr_used_.assign(cfg_.num_mrs, 0);
-    mr_tag_.resize(cfg_.num_mrs);
-    for (auto &t : mr_tag_) t = uint8_t(rng_());
-    mr_used_[0] = 1;   // key 0 is never handed out
-    mtt_free_[0] = cfg_.num_mtt;
-    qpn_used_.assign(cfg_.num_qps, 0);
-    qpn_used_[0] = qpn_used_[FROCE_QPN_GSI] = 1;
-    cqn_used_.assign(cfg_.num_cqs, 0);
-    uar_slots_used_.assign(cfg_.num_uars, 0);
 }
 
 Status Host::alloc(uint64_t len, Buffer *out, unsigned page_shift, uint64_t offset) {
@@ -249,297 +240,323 @@ std::vector<uint64_t> Host::backing_pages() const {
 }
 
 // ---------------------------------------------------------------------------
-// firmware
+// driver: the firmware through its mailbox
 
-Status Host::write_ctx(uint32_t byte_off, const uint8_t *img, unsigned bytes) {
-    if (bytes % 4 || bytes == 0) return errorf("write_ctx: %u bytes is not a whole number of dwords", bytes);
-    for (unsigned dw = 1; dw < bytes / 4; dw++) FROCE_TRY(nic_.ctl_write32(byte_off + 4 * dw, ld32(img + 4 * dw)));
-    return nic_.ctl_write32(byte_off, ld32(img));
+namespace {
+
+Host::TransportFactory &transport_factory() {
+    static Host::TransportFactory f;
+    return f;
 }
 
-Status Host::read_ctx(uint32_t byte_off, unsigned dwords, std::vector<uint32_t> *out) {
-    if (!out) return errorf("read_ctx: null output");
-    out->clear();
-    for (unsigned dw = 0; dw < dwords; dw++) {
-        uint32_t v;
-        FROCE_TRY(nic_.ctl_read32(byte_off + 4 * dw, &v));
-        out->push_back(v);
-    }
+}  // namespace
+
+void Host::set_transport_factory(TransportFactory f) { transport_factory() = std::move(f); }
+
+Status Host::DmaMem::dma_write(uint64_t pa, const void *src, size_t n) {
+    h_.nic_.mem().write(pa, static_cast<const uint8_t *>(src), n);
     return Status();
 }
 
-Status Host::read_counter(unsigned idx, uint32_t *v) {
-    if (!v) return errorf("read_counter: null output");
-    if (idx >= FROCE_CNT_NUM) return errorf("read_counter: counter %u beyond the %u counters", idx, unsigned(FROCE_CNT_NUM));
-    return nic_.ctl_read32(FROCE_CTL_CORE_BASE + 8 * idx, v).context("read_counter");
+Status Host::DmaMem::dma_read(uint64_t pa, void *dst, size_t n) {
+    h_.nic_.mem().read(pa, static_cast<uint8_t *>(dst), n);
+    return Status();
 }
 
-Status Host::fw_init(uint64_t max_cycles) {
-    const uint32_t regs = FROCE_CTL_MRT_BASE + FROCE_MRT_CTL_REGS_OFF;
-    uint64_t start = nic_.cycle();
-    for (;;) {
-        uint32_t w0;
-        FROCE_TRY(nic_.ctl_read32(regs + 4 * FROCE_MRT_REGS_INIT_DW, &w0).context("fw_init: MRT_REGS"));
-        if (!(w0 & FROCE_MRT_REGS_INIT_MASK)) break;
-        if (nic_.cycle() - start > max_cycles)
-            return errorf("fw_init: MRT_REGS.INIT still set after %" PRIu64 " cycles", max_cycles);
-    }
-    uint32_t n_mrs, n_mtt;
-    FROCE_TRY(nic_.ctl_read32(regs + 4 * FROCE_MRT_REGS_NUM_MRS_DW, &n_mrs).context("fw_init"));
-    FROCE_TRY(nic_.ctl_read32(regs + 4 * FROCE_MRT_REGS_NUM_MTT_DW, &n_mtt).context("fw_init"));
-    if (n_mrs < 2 || n_mtt < 2 || (n_mrs & (n_mrs - 1)) || (n_mtt & (n_mtt - 1)))
-        return errorf("fw_init: MRT_REGS reports NUM_MRS %u NUM_MTT %u (expected powers of two >= 2; "
-                      "is the MR/MTT block on the control bus?)", n_mrs, n_mtt);
-    if (n_mrs != cfg_.num_mrs) {
-        cfg_.num_mrs = n_mrs;
-        mr_used_.assign(n_mrs, 0);
-        mr_used_[0] = 1;
-        mr_tag_.resize(n_mrs);
-        for (auto &t : mr_tag_) t = uint8_t(rng_());
-    }
-    if (n_mtt != cfg_.num_mtt) {
-        cfg_.num_mtt = n_mtt;
-        mtt_free_.clear();
-        mtt_free_[0] = n_mtt;
-    }
+// A kernel page (dma_alloc_coherent): one pool page, zeroed.
+Status Host::DmaMem::dma_page(uint64_t *pa) {
+    Buffer b;
+    FROCE_TRY(h_.alloc(kPage, &b));
+    FROCE_TRY(h_.fill(b.va, 0, kPage));
+    return h_.translate(b.va, pa);
+}
+
+// A command's error, with the table size when the firmware had no free entry.
+Status Host::limit(Status s, const std::string &caps) const {
+    if (!s.ok() && mbox_ && mbox_->last_status() == FROCE_CMD_STATUS_EXCEED_LIM)
+        return errorf("%s (QUERY_CAPS: %s)", s.message().c_str(), caps.c_str());
+    return s;
+}
+
+Status Host::need_fw(const char *what) const {
+    if (!fw_up_) return errorf("%s: host %s: the firmware is not started (fw_init)", what, cfg_.name.c_str());
+    return Status();
+}
+
+Status Host::fw_init() {
+    if (fw_up_) return Status();
+    const std::string ctx = "fw_init";
+    if (transport_factory()) transport_ = transport_factory()(nic_, cfg_);
+    else transport_ = std::make_unique<NicMboxTransport>(nic_, cfg_.mbox);
+    if (!transport_) return errorf("%s: the transport factory gave no transport", ctx.c_str());
+    mbox_ = std::make_unique<Mailbox>(dma_, *transport_, "NIC " + cfg_.name);
+    FROCE_TRY(mbox_->start().context(ctx));
+    FROCE_TRY(mbox_->query_fw(&fw_info_).context(ctx));
+    if (fw_info_.spec_hash != FROCE_HW_SPEC_HASH)
+        return errorf("%s: the firmware (%u.%u.%u, build %#x) was built from spec hash %#x, this host from %#x",
+                      ctx.c_str(), fw_info_.major, fw_info_.minor, fw_info_.patch, fw_info_.build_id,
+                      fw_info_.spec_hash, unsigned(FROCE_HW_SPEC_HASH));
+    FROCE_TRY(mbox_->query_caps(&caps_).context(ctx));
+    if (caps_.max_qp < 2 || caps_.max_cq < 1 || caps_.max_pd < 1 || caps_.max_mr < 1 || caps_.num_gid < 1 ||
+        caps_.max_uar < 2 || caps_.max_uar > Nic::kNumUars || caps_.max_eq < 1)
+        return errorf("%s: QUERY_CAPS reports MAX_QP %u MAX_CQ %u MAX_PD %u MAX_MR %u NUM_GID %u MAX_UAR %u MAX_EQ %u",
+                      ctx.c_str(), caps_.max_qp, caps_.max_cq, caps_.max_pd, caps_.max_mr, caps_.num_gid,
+                      caps_.max_uar, caps_.max_eq);
+    PortInfo pi;
+    FROCE_TRY(mbox_->query_port(&pi).context(ctx));
+    port_.mac = pi.mac;
+    port_.mtu = pi.mtu;
+    uar_owned_.assign(caps_.max_uar, 0);
+    uar_owned_[0] = 1;   // the kernel's
+    uar_slots_used_.assign(caps_.max_uar, 0);
+    fw_up_ = true;
     return Status();
 }
 
 Status Host::set_gid(unsigned index, const Gid &gid, uint64_t smac, unsigned type, bool vlan_en, uint16_t vlan_id) {
-    if (index >= cfg_.num_gids) return errorf("set_gid: index %u beyond the %u entries", index, cfg_.num_gids);
+    FROCE_TRY(need_fw("set_gid"));
+    if (index >= caps_.num_gid) return errorf("set_gid: index %u beyond the %u entries", index, caps_.num_gid);
     if (type != FROCE_GID_TYPE_ROCE_V1 && type != FROCE_GID_TYPE_ROCE_V2)
         return errorf("set_gid: type %u is not ROCE_V1 or ROCE_V2", type);
     if (!field_fits(smac, 48)) return errorf("set_gid: MAC %#" PRIx64 " is wider than 48 bits", smac);
     if (!field_fits(vlan_id, FROCE_GID_CTX_VLAN_ID_W)) return errorf("set_gid: VLAN %u out of range", vlan_id);
-    uint8_t img[FROCE_GID_CTX_SIZE] = {};
-    FSET_DW(img, FROCE_GID_CTX_TYPE, type);
-    FSET_DW(img, FROCE_GID_CTX_VLAN_EN, vlan_en);
-    FSET_DW(img, FROCE_GID_CTX_VLAN_ID, vlan_id);
-    FSET_DW(img, FROCE_GID_CTX_VALID, 1);
-    FSET_QW(img, FROCE_GID_CTX_SMAC, smac);
-    std::memcpy(img + FROCE_GID_CTX_GID_BYTE, gid.raw, FROCE_GID_CTX_GID_BYTES);
-    return write_ctx(FROCE_CTL_GID_BASE + index * FROCE_GID_CTX_SIZE, img, sizeof img).context("set_gid");
+    GidEntry g;
+    g.index = index;
+    g.type = type;
+    g.vlan_en = vlan_en;
+    g.vlan_id = vlan_id;
+    g.smac = smac;
+    std::memcpy(g.gid, gid.raw, 16);
+    return mbox_->add_gid(g).context("set_gid");
 }
 
 Status Host::clear_gid(unsigned index) {
-    if (index >= cfg_.num_gids) return errorf("clear_gid: index %u beyond the %u entries", index, cfg_.num_gids);
-    uint8_t img[FROCE_GID_CTX_SIZE] = {};
-    return write_ctx(FROCE_CTL_GID_BASE + index * FROCE_GID_CTX_SIZE, img, sizeof img).context("clear_gid");
+    FROCE_TRY(need_fw("clear_gid"));
+    return mbox_->del_gid(index).context("clear_gid");
 }
 
-Status Host::alloc_index(std::vector<uint8_t> &used, uint32_t lo, const char *what, uint32_t *out) {
-    std::vector<uint32_t> free;
-    for (uint32_t i = lo; i < used.size(); i++)
-        if (!used[i]) free.push_back(i);
-    if (free.empty()) return errorf("no free %s (%zu in the table)", what, used.size());
-    *out = free[pick(free.size())];
-    used[*out] = 1;
+Status Host::query_port(PortInfo *out) {
+    FROCE_TRY(need_fw("query_port"));
+    if (!out) return errorf("query_port: null output");
+    return mbox_->query_port(out).context("query_port");
+}
+
+Status Host::set_port(const PortSet &p) {
+    FROCE_TRY(need_fw("set_port"));
+    FROCE_TRY(mbox_->set_port(p).context("set_port"));
+    port_ = p;
     return Status();
 }
 
-Status Host::alloc_mtt(uint32_t n, uint32_t *base) {
-    for (auto it = mtt_free_.begin(); it != mtt_free_.end(); ++it) {
-        if (it->second >= n) {
-            *base = it->first;
-            uint32_t rest = it->second - n, b = it->first + n;
-            mtt_free_.erase(it);
-            if (rest) mtt_free_[b] = rest;
+// ---- user contexts, PDs ----
+
+Status Host::alloc_ucontext(uint32_t *uar) {
+    FROCE_TRY(need_fw("alloc_ucontext"));
+    if (!uar) return errorf("alloc_ucontext: null output");
+    for (uint32_t p = 1; p < uar_owned_.size(); p++) {
+        if (!uar_owned_[p]) {
+            uar_owned_[p] = 1;
+            *uar = p;
             return Status();
         }
     }
-    return errorf("MTT full: no %u consecutive free entries of %u", n, cfg_.num_mtt);
+    return errorf("alloc_ucontext: all %zu UAR pages are taken", uar_owned_.size());
 }
 
-void Host::free_mtt(uint32_t base, uint32_t n) {
-    if (!n) return;
-    auto it = mtt_free_.emplace(base, n).first;
-    auto next = std::next(it);
-    if (next != mtt_free_.end() && it->first + it->second == next->first) {
-        it->second += next->second;
-        mtt_free_.erase(next);
+Status Host::alloc_pd(uint32_t *pdn, int64_t uar) {
+    FROCE_TRY(need_fw("alloc_pd"));
+    if (!pdn) return errorf("alloc_pd: null output");
+    uint32_t page = 0;
+    if (uar < 0) {
+        FROCE_TRY(alloc_ucontext(&page).context("alloc_pd"));
+    } else {
+        if (uint64_t(uar) >= uar_owned_.size() || !uar_owned_[size_t(uar)])
+            return errorf("alloc_pd: UAR page %" PRId64 " is no user context of host %s (alloc_ucontext)", uar,
+                          cfg_.name.c_str());
+        page = uint32_t(uar);
     }
-    if (it != mtt_free_.begin()) {
-        auto prev = std::prev(it);
-        if (prev->first + prev->second == it->first) {
-            prev->second += it->second;
-            mtt_free_.erase(it);
-        }
-    }
+    FROCE_TRY(limit(mbox_->alloc_pd(page, pdn), "MAX_PD " + std::to_string(caps_.max_pd)).context("alloc_pd"));
+    pd_uar_[*pdn] = page;
+    return Status();
 }
 
-Status Host::reg_mr(uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out, unsigned page_shift) {
-    return reg_mr_index(-1, pdn, va, len, access, out, page_shift);
+Status Host::dealloc_pd(uint32_t pdn) {
+    FROCE_TRY(need_fw("dealloc_pd"));
+    FROCE_TRY(mbox_->dealloc_pd(pdn).context("dealloc_pd"));
+    pd_uar_.erase(pdn);
+    return Status();
 }
 
-Status Host::reg_mr_at(uint32_t index, uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out,
-                       unsigned page_shift) {
-    if (index == 0 || index >= cfg_.num_mrs) return errorf("reg_mr_at: MR index %u outside 1..%u", index, cfg_.num_mrs - 1);
-    if (mr_used_[index]) return errorf("reg_mr_at: MR index %u is in use", index);
-    return reg_mr_index(index, pdn, va, len, access, out, page_shift);
+int64_t Host::pd_uar(uint32_t pdn) const {
+    auto it = pd_uar_.find(pdn);
+    return it == pd_uar_.end() ? -1 : int64_t(it->second);
 }
 
-Status Host::reg_mr_index(int64_t want, uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out,
-                          unsigned page_shift) {
-    if (!out) return errorf("reg_mr: null output");
-    if (len == 0) return errorf("reg_mr: zero length");
-    if (!field_fits(pdn, FROCE_MR_CTX_PDN_W)) return errorf("reg_mr: PDN %#x wider than 24 bits", pdn);
-    if (access & ~0x0Fu) return errorf("reg_mr: access %#x has bits beyond REMOTE_ATOMIC", access);
-    if ((access & (FROCE_ACCESS_REMOTE_WRITE | FROCE_ACCESS_REMOTE_ATOMIC)) && !(access & FROCE_ACCESS_LOCAL_WRITE))
-        return errorf("reg_mr: REMOTE_WRITE/REMOTE_ATOMIC require LOCAL_WRITE (access %#x)", access);
-    if (va + len < va && va + len != 0) return errorf("reg_mr: IOVA %#" PRIx64 " + %#" PRIx64 " wraps past 2^64", va, len);
-    if (page_shift == 0) {
-        auto it = page_map_.find(va >> 12);
-        if (it == page_map_.end()) return errorf("reg_mr: VA %#" PRIx64 " is not mapped", va);
-        page_shift = 12;
-        // the largest page shift the backing allows is what alloc() used; find it by trying down from 21
-        for (unsigned s = FROCE_MR_PAGE_SHIFT_MAX; s > 12; s--) {
-            uint64_t m = (uint64_t(1) << s) - 1;
-            uint64_t first = va & ~m, last = (va + len - 1) & ~m;
-            bool okc = true;
-            for (uint64_t c = first; okc && c <= last; c += m + 1) {
-                uint64_t pa0;
-                if (!translate(c, &pa0).ok() || (pa0 & m)) {
+Status Host::alloc_slot(uint32_t page, uint32_t *slot) {
+    if (page >= uar_slots_used_.size()) return errorf("UAR page %u beyond the %zu pages", page, uar_slots_used_.size());
+    if (uar_slots_used_[page] >= FROCE_UAR_DB_SLOTS)
+        return errorf("UAR page %u: all %u doorbell slots taken", page, unsigned(FROCE_UAR_DB_SLOTS));
+    *slot = uar_slots_used_[page]++;
+    return Status();
+}
+
+// ---- MRs ----
+
+unsigned Host::backing_shift(uint64_t va, uint64_t len) const {
+    // the largest page shift the backing allows is what alloc() used; find it by trying down from 21
+    for (unsigned s = FROCE_MR_PAGE_SHIFT_MAX; s > 12; s--) {
+        const uint64_t m = (uint64_t(1) << s) - 1;
+        const uint64_t first = va & ~m, last = (va + len - 1) & ~m;
+        bool okc = true;
+        for (uint64_t c = first; okc && c <= last; c += m + 1) {
+            uint64_t pa0;
+            if (!translate(c, &pa0).ok() || (pa0 & m)) {
+                okc = false;
+                break;
+            }
+            for (uint64_t k = 1; k < ((m + 1) >> 12); k++) {
+                uint64_t pa;
+                if (!translate(c + (k << 12), &pa).ok() || pa != pa0 + (k << 12)) {
                     okc = false;
                     break;
                 }
-                for (uint64_t k = 1; k < ((m + 1) >> 12); k++) {
-                    uint64_t pa;
-                    if (!translate(c + (k << 12), &pa).ok() || pa != pa0 + (k << 12)) {
-                        okc = false;
-                        break;
-                    }
-                }
-            }
-            if (okc) {
-                page_shift = s;
-                break;
             }
         }
+        if (okc) return s;
+    }
+    return 12;
+}
+
+Status Host::dma_pages(uint64_t va, uint64_t len, unsigned page_shift, std::vector<uint64_t> *pages) const {
+    const uint64_t m = (uint64_t(1) << page_shift) - 1;
+    const uint64_t first = va & ~m, last = (va + len - 1) & ~m;
+    const uint64_t npages = ((last - first) >> page_shift) + 1;
+    if (npages > (uint64_t(1) << 30)) return errorf("%" PRIu64 " pages", npages);
+    pages->clear();
+    for (uint64_t i = 0; i < npages; i++) {
+        uint64_t c = first + (i << page_shift), pa0;
+        FROCE_TRY(translate(c, &pa0));
+        if (pa0 & m)
+            return errorf("page at VA %#" PRIx64 " is at PA %#" PRIx64 ", not aligned to 2^%u", c, pa0, page_shift);
+        for (uint64_t k = 1; k < ((m + 1) >> 12); k++) {
+            uint64_t pa;
+            FROCE_TRY(translate(c + (k << 12), &pa));
+            if (pa != pa0 + (k << 12))
+                return errorf("VA %#" PRIx64 " is not physically contiguous over 2^%u bytes", c, page_shift);
+        }
+        pages->push_back(pa0);
+    }
+    return Status();
+}
+
+Status Host::reg_mr(uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out, unsigned page_shift) {
+    FROCE_TRY(need_fw("reg_mr"));
+    if (!out) return errorf("reg_mr: null output");
+    if (len == 0) return errorf("reg_mr: zero length");
+    if (access & ~0x0Fu) return errorf("reg_mr: access %#x has bits beyond REMOTE_ATOMIC", access);
+    if (va + len < va && va + len != 0) return errorf("reg_mr: IOVA %#" PRIx64 " + %#" PRIx64 " wraps past 2^64", va, len);
+    if (page_shift == 0) {
+        uint64_t pa;
+        FROCE_TRY(translate(va, &pa).context("reg_mr"));
+        page_shift = backing_shift(va, len);
     }
     if (page_shift < FROCE_MR_PAGE_SHIFT_MIN || page_shift > FROCE_MR_PAGE_SHIFT_MAX)
         return errorf("reg_mr: page shift %u outside %u..%u", page_shift, unsigned(FROCE_MR_PAGE_SHIFT_MIN),
                       unsigned(FROCE_MR_PAGE_SHIFT_MAX));
-    const uint64_t m = (uint64_t(1) << page_shift) - 1;
-    const uint64_t first = va & ~m, last = (va + len - 1) & ~m;
-    const uint64_t npages = ((last - first) >> page_shift) + 1;
-    if (npages > cfg_.num_mtt) return errorf("reg_mr: %" PRIu64 " pages exceed the MTT", npages);
     std::vector<uint64_t> pages;
-    for (uint64_t i = 0; i < npages; i++) {
-        uint64_t c = first + (i << page_shift), pa0;
-        FROCE_TRY(translate(c, &pa0).context("reg_mr"));
-        if (pa0 & m)
-            return errorf("reg_mr: page at VA %#" PRIx64 " is at PA %#" PRIx64 ", not aligned to 2^%u", c, pa0,
-                          page_shift);
-        for (uint64_t k = 1; k < ((m + 1) >> 12); k++) {
-            uint64_t pa;
-            FROCE_TRY(translate(c + (k << 12), &pa).context("reg_mr"));
-            if (pa != pa0 + (k << 12))
-                return errorf("reg_mr: VA %#" PRIx64 " is not physically contiguous over 2^%u bytes", c, page_shift);
-        }
-        pages.push_back(pa0);
-    }
-    uint32_t index, mtt_base;
-    if (want < 0) {
-        FROCE_TRY(alloc_index(mr_used_, 1, "MR index", &index).context("reg_mr"));
-    } else {
-        index = uint32_t(want);
-        mr_used_[index] = 1;
-    }
-    Status s = alloc_mtt(uint32_t(npages), &mtt_base);
-    if (!s.ok()) {
-        mr_used_[index] = 0;
-        return s.context("reg_mr");
-    }
-    uint8_t tag = ++mr_tag_[index];
-    const uint32_t mtt_off = FROCE_CTL_MRT_BASE + FROCE_MRT_CTL_MTT_OFF;
-    for (uint64_t i = 0; i < npages; i++) {
-        uint8_t e[FROCE_MTT_ENTRY_SIZE] = {};
-        FSET_QW(e, FROCE_MTT_ENTRY_ADDR, pages[i]);
-        uint32_t off = mtt_off + uint32_t((mtt_base + i) * FROCE_MTT_ENTRY_SIZE);
-        FROCE_TRY(nic_.ctl_write32(off, ld32(e)).context("reg_mr: MTT"));
-        FROCE_TRY(nic_.ctl_write32(off + 4, ld32(e + 4)).context("reg_mr: MTT"));
-    }
-    uint8_t img[FROCE_MR_CTX_SIZE] = {};
-    FSET_DW(img, FROCE_MR_CTX_PDN, pdn);
-    FSET_DW(img, FROCE_MR_CTX_TAG, tag);
-    FSET_DW(img, FROCE_MR_CTX_ACCESS, access);
-    FSET_DW(img, FROCE_MR_CTX_PAGE_SHIFT, page_shift);
-    FSET_QW(img, FROCE_MR_CTX_IOVA, va);
-    FSET_QW(img, FROCE_MR_CTX_LENGTH, len);
-    FSET_DW(img, FROCE_MR_CTX_MTT_BASE, mtt_base);
-    FSET_DW(img, FROCE_MR_CTX_VALID, 1);
-    const uint32_t mr_off = FROCE_CTL_MRT_BASE + FROCE_MRT_CTL_MR_OFF + index * FROCE_MR_CTX_SIZE;
-    // dwords 0..6 are staged, dword 7 (VALID) commits the entry
-    for (unsigned dw = 0; dw < FROCE_MR_CTX_SIZE / 4; dw++)
-        FROCE_TRY(nic_.ctl_write32(mr_off + 4 * dw, ld32(img + 4 * dw)).context("reg_mr: MR_CTX"));
+    FROCE_TRY(dma_pages(va, len, page_shift, &pages).context("reg_mr"));
+    RegMrIn in;
+    in.pdn = pdn;
+    in.access = access;
+    in.iova = va;
+    in.length = len;
+    FROCE_TRY(mbox_->make_buf(pages, page_shift, cfg_.buf_policy, &in.pbl).context("reg_mr"));
+    uint32_t lkey = 0, rkey = 0;
+    FROCE_TRY(limit(mbox_->reg_mr(in, &lkey, &rkey),
+                    "MAX_MR " + std::to_string(caps_.max_mr) + ", MAX_MTT " + std::to_string(caps_.max_mtt)).context("reg_mr"));
+    if (rkey != lkey) return errorf("reg_mr: REG_MR gave lkey %#x but rkey %#x", lkey, rkey);
     Mr mr;
-    mr.index = index;
-    mr.key = (index << FROCE_KEY_TAG_W) | tag;
+    mr.index = lkey >> FROCE_KEY_TAG_W;
+    mr.key = lkey;
     mr.pdn = pdn;
     mr.iova = va;
     mr.length = len;
     mr.page_shift = page_shift;
-    mr.mtt_base = mtt_base;
-    mr.npages = uint32_t(npages);
+    mr.npages = uint32_t(pages.size());
     mr.access = access;
     mr.valid = true;
+    mr_keys_[mr.index] = mr.key;
+    *out = mr;
+    return Status();
+}
+
+bool Host::mr_index_free(uint32_t index) const {
+    return fw_up_ && index >= 1 && index <= caps_.max_mr && !mr_keys_.count(index);
+}
+
+Status Host::reg_mr_at(uint32_t index, uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out,
+                       unsigned page_shift) {
+    FROCE_TRY(need_fw("reg_mr_at"));
+    if (index == 0 || index > caps_.max_mr) return errorf("reg_mr_at: MR index %u outside 1..%u", index, caps_.max_mr);
+    if (!mr_index_free(index)) return errorf("reg_mr_at: MR index %u is in use", index);
+    // the firmware hands out the lowest free index: fill the ones below
+    std::vector<Mr> fillers;
+    Status st;
+    Mr mr;
+    for (;;) {
+        st = reg_mr(pdn, va, len, access, &mr, page_shift);
+        if (!st.ok() || mr.index == index) break;
+        if (mr.index > index) {
+            st = errorf("reg_mr_at: the firmware gave MR index %u: index %u is not free there (a ring MR?)", mr.index,
+                        index);
+            fillers.push_back(mr);
+            break;
+        }
+        fillers.push_back(mr);
+    }
+    for (Mr &f : fillers) {
+        Status d = dereg_mr(&f);
+        if (st.ok() && !d.ok()) st = d.context("reg_mr_at: filler");
+    }
+    if (!st.ok()) return st.context("reg_mr_at");
     *out = mr;
     return Status();
 }
 
 Status Host::dereg_mr(Mr *mr) {
+    FROCE_TRY(need_fw("dereg_mr"));
     if (!mr || !mr->valid) return errorf("dereg_mr: not a registered MR");
-    if (mr->index >= cfg_.num_mrs || !mr_used_[mr->index]) return errorf("dereg_mr: MR index %u not in use", mr->index);
-    const uint32_t mr_off = FROCE_CTL_MRT_BASE + FROCE_MRT_CTL_MR_OFF + mr->index * FROCE_MR_CTX_SIZE;
-    FROCE_TRY(nic_.ctl_write32(mr_off + 4 * FROCE_MR_CTX_VALID_DW, 0).context("dereg_mr"));
-    // wait until no translation through the old entry is in flight before the MTT range is reused
-    const uint32_t regs = FROCE_CTL_MRT_BASE + FROCE_MRT_CTL_REGS_OFF;
-    for (unsigned i = 0;; i++) {
-        uint32_t w;
-        FROCE_TRY(nic_.ctl_read32(regs + 4 * FROCE_MRT_REGS_BUSY_DW, &w).context("dereg_mr"));
-        if (!(w & FROCE_MRT_REGS_BUSY_MASK)) break;
-        if (i > 100000) return errorf("dereg_mr: MRT_REGS.BUSY stays set");
-    }
-    free_mtt(mr->mtt_base, mr->npages);
-    mr_used_[mr->index] = 0;
+    FROCE_TRY(mbox_->dereg_mr(mr->key).context("dereg_mr"));
+    auto it = mr_keys_.find(mr->index);
+    if (it != mr_keys_.end() && it->second == mr->key) mr_keys_.erase(it);
     mr->valid = false;
     return Status();
 }
 
-Status Host::alloc_db_slot(uint32_t *page, uint32_t *slot) {
-    for (unsigned tries = 0; tries < cfg_.num_uars; tries++) {
-        uint32_t p = uar_next_;
-        uar_next_ = uar_next_ + 1 >= cfg_.num_uars ? 1 : uar_next_ + 1;   // page 0 is the kernel's
-        if (uar_slots_used_[p] < FROCE_UAR_DB_SLOTS) {
-            *page = p;
-            *slot = uar_slots_used_[p]++;
-            return Status();
-        }
-    }
-    return errorf("no free doorbell slot in any UAR page");
-}
+// ---- CQs ----
 
 Status Host::create_cq(unsigned log_size, uint32_t pdn, Cq **out, uint32_t eqn) {
+    FROCE_TRY(need_fw("create_cq"));
     if (!out) return errorf("create_cq: null output");
-    if (log_size < 1 || log_size > 20) return errorf("create_cq: log size %u outside 1..20", log_size);
+    if (log_size < 1 || (uint64_t(1) << log_size) > caps_.max_cqe)
+        return errorf("create_cq: log size %u outside 1..log2(MAX_CQE %u)", log_size, caps_.max_cqe);
+    const int64_t uar = pd_uar(pdn);
+    if (uar < 0) return errorf("create_cq: PD %u is not one of host %s's (alloc_pd)", pdn, cfg_.name.c_str());
     auto cq = std::make_unique<Cq>();
     cq->log_size = log_size;
     cq->eqn = eqn;
-    if (!field_fits(eqn, FROCE_CQC_EQN_W)) return errorf("create_cq: EQN %u wider than %u bits", eqn, unsigned(FROCE_CQC_EQN_W));
-    FROCE_TRY(alloc(uint64_t(FROCE_CQE_SIZE) << log_size, &cq->ring).context("create_cq"));
+    cq->uar = uint32_t(uar);
+    const uint64_t bytes = uint64_t(FROCE_CQE_SIZE) << log_size;
+    FROCE_TRY(alloc(bytes, &cq->ring).context("create_cq"));   // whole pages from its start
     FROCE_TRY(fill(cq->ring.va, 0, cq->ring.len).context("create_cq"));
-    FROCE_TRY(reg_mr(pdn, cq->ring.va, cq->ring.len, FROCE_ACCESS_LOCAL_WRITE, &cq->mr).context("create_cq"));
-    FROCE_TRY(alloc_index(cqn_used_, 0, "CQ number", &cq->cqn).context("create_cq"));
-    FROCE_TRY(alloc_db_slot(&cq->uar, &cq->slot).context("create_cq"));
-    uint8_t img[FROCE_CQC_SIZE] = {};
-    FSET_DW(img, FROCE_CQC_LOG_SIZE, log_size);
-    FSET_DW(img, FROCE_CQC_VALID, 1);
-    FSET_DW(img, FROCE_CQC_RING_KEY, cq->mr.key);
-    FSET_DW(img, FROCE_CQC_PDN, pdn);
-    FSET_DW(img, FROCE_CQC_UAR, cq->uar);
-    FSET_DW(img, FROCE_CQC_EQN, eqn);
-    FSET_QW(img, FROCE_CQC_VA, cq->ring.va);
-    FROCE_TRY(write_ctx(FROCE_CTL_CQC_BASE + cq->cqn * FROCE_CQC_SIZE, img, sizeof img).context("create_cq"));
+    std::vector<uint64_t> pages;
+    FROCE_TRY(dma_pages(cq->ring.va, uint64_t(ring_pages(bytes)) << 12, 12, &pages).context("create_cq"));
+    BufDesc ring;
+    FROCE_TRY(mbox_->make_buf(pages, 12, cfg_.buf_policy == BufPolicy::CONTIG ? BufPolicy::AUTO : cfg_.buf_policy,
+                              &ring).context("create_cq"));
+    FROCE_TRY(limit(mbox_->create_cq(ring, log_size, eqn, cq->uar, &cq->cqn),
+                    "MAX_CQ " + std::to_string(caps_.max_cq) + ", MAX_MR " + std::to_string(caps_.max_mr)).context("create_cq"));
+    FROCE_TRY(alloc_slot(cq->uar, &cq->slot).context("create_cq"));
     *out = cq.get();
     cqs_.push_back(std::move(cq));
     return Status();
@@ -556,6 +573,10 @@ Status Host::create_eq(uint32_t eqn, unsigned log_size, uint32_t vector, Eq **ou
     if (log_size < 6 || log_size > 12) return errorf("create_eq: log size %u outside 6..12", log_size);
     if (vector >= FROCE_MSIX_MAX_VECTORS) return errorf("create_eq: vector %u beyond %u", vector, unsigned(FROCE_MSIX_MAX_VECTORS));
     if (eqn >= (1u << FROCE_REG_EQ_DOORBELL_EQN_W)) return errorf("create_eq: EQN %u beyond the doorbell's EQN field", eqn);
+    if (eqn != 0) {
+        FROCE_TRY(need_fw("create_eq"));
+        if (eqn >= caps_.max_eq) return errorf("create_eq: EQN %u beyond the %u EQs", eqn, caps_.max_eq);
+    }
     for (auto &e : eqs_)
         if (e->eqn == eqn) return errorf("create_eq: EQ %u exists", eqn);
     auto eq = std::make_unique<Eq>();
@@ -583,12 +604,32 @@ Status Host::create_eq(uint32_t eqn, unsigned log_size, uint32_t vector, Eq **ou
         cfg |= 1u << FROCE_REG_EQ0_CFG_ENABLE_SHIFT;
         FROCE_TRY(nic_.bar0_write32(FROCE_REG_EQ0_CFG, cfg).context("create_eq"));
     } else {
-        uint8_t img[FROCE_EQC_SIZE] = {};
-        FSET_DW(img, FROCE_EQC_LOG_SIZE, log_size);
-        FSET_DW(img, FROCE_EQC_VECTOR, vector);
-        FSET_DW(img, FROCE_EQC_VALID, 1);
-        FSET_QW(img, FROCE_EQC_ADDR, eq->pa);
-        FROCE_TRY(write_ctx(FROCE_CTL_EQC_BASE + eqn * FROCE_EQC_SIZE, img, sizeof img).context("create_eq"));
+        // the ring as one CONTIG BUF of 4 KiB pages (the event engine writes by DMA address)
+        BufDesc ring;
+        ring.addr = eq->pa;
+        ring.num_pages = ring_pages(bytes);
+        ring.page_shift = 12;
+        ring.level = FROCE_BUF_LEVEL_CONTIG;
+        // the firmware gives the lowest free EQN: EQs created on the same ring
+        // fill the free ones below eqn (no CQ reports to them, so the engine
+        // never writes there), then go again
+        std::vector<uint32_t> fillers;
+        Status st;
+        for (;;) {
+            uint32_t got = 0;
+            st = mbox_->create_eq(ring, log_size, vector, &got);
+            if (!st.ok() || got == eqn) break;
+            fillers.push_back(got);
+            if (got > eqn) {
+                st = errorf("the firmware gave EQN %u: EQ %u is not free there", got, eqn);
+                break;
+            }
+        }
+        for (uint32_t f : fillers) {
+            Status d = mbox_->destroy_eq(f);
+            if (st.ok() && !d.ok()) st = d;
+        }
+        FROCE_TRY(st.context("create_eq"));
     }
     *out = eq.get();
     eqs_.push_back(std::move(eq));
@@ -791,8 +832,8 @@ Status Host::read_icounter(unsigned idx, uint64_t *v) {
     if (!v) return errorf("read_icounter: null output");
     if (idx >= FROCE_ICNT_NUM) return errorf("read_icounter: counter %u beyond the %u counters", idx, unsigned(FROCE_ICNT_NUM));
     uint32_t lo = 0, hi = 0;
-    FROCE_TRY(nic_.ctl_read32(FROCE_CTL_ICNT_BASE + 8 * idx, &lo).context("read_icounter"));
-    FROCE_TRY(nic_.ctl_read32(FROCE_CTL_ICNT_BASE + 8 * idx + 4, &hi).context("read_icounter"));
+    FROCE_TRY(nic_.bar0_read32(FROCE_BAR0_ICOUNTERS_BASE + 8 * idx, &lo).context("read_icounter"));
+    FROCE_TRY(nic_.bar0_read32(FROCE_BAR0_ICOUNTERS_BASE + 8 * idx + 4, &hi).context("read_icounter"));
     *v = uint64_t(hi) << 32 | lo;
     return Status();
 }
@@ -807,17 +848,31 @@ Status Host::read_counter64(unsigned idx, uint64_t *v) {
     return Status();
 }
 
+Status Host::read_counter(unsigned idx, uint32_t *v) {
+    if (!v) return errorf("read_counter: null output");
+    if (idx >= FROCE_CNT_NUM) return errorf("read_counter: counter %u beyond the %u counters", idx, unsigned(FROCE_CNT_NUM));
+    return nic_.bar0_read32(FROCE_BAR0_COUNTERS_BASE + 8 * idx, v).context("read_counter");
+}
+
+Status Host::query_counters(std::vector<uint64_t> *out, bool clear) {
+    FROCE_TRY(need_fw("query_counters"));
+    if (!out) return errorf("query_counters: null output");
+    return mbox_->query_counters(clear, out).context("query_counters");
+}
+
 Status Host::alloc_uar_page(uint32_t *page) {
+    FROCE_TRY(need_fw("alloc_uar_page"));
     if (!page) return errorf("alloc_uar_page: null output");
-    // from the top, away from the pages create_cq / create_qp rotate through first
-    for (uint32_t p = cfg_.num_uars - 1; p >= 1; p--) {
-        if (uar_slots_used_[p] == 0) {
+    // from the top, away from the pages user contexts take first
+    for (uint32_t p = uint32_t(uar_owned_.size()) - 1; p >= 1; p--) {
+        if (!uar_owned_[p] && uar_slots_used_[p] == 0) {
+            uar_owned_[p] = 1;
             uar_slots_used_[p] = FROCE_UAR_DB_SLOTS;
             *page = p;
             return Status();
         }
     }
-    return errorf("alloc_uar_page: no UAR page without doorbell slots in use");
+    return errorf("alloc_uar_page: no UAR page without a context");
 }
 
 Status Host::arm_cq(Cq *cq, bool solicited_only) {
@@ -839,17 +894,28 @@ Status Host::arm_cq_on(Cq *cq, bool solicited_only, uint32_t uar_page, uint32_t 
 }
 
 Status Host::create_qp(uint32_t pdn, const QpCaps &caps, Cq *scq, Cq *rcq, Qp **out) {
+    FROCE_TRY(need_fw("create_qp"));
     if (!out || !scq || !rcq) return errorf("create_qp: null CQ or output");
     if (caps.type != FROCE_QP_TYPE_RC && caps.type != FROCE_QP_TYPE_UC && caps.type != FROCE_QP_TYPE_UD)
         return errorf("create_qp: QP type %u not RC, UC or UD", caps.type);
-    if (caps.max_send_wr < 1 || caps.max_send_wr > 32768 || caps.max_recv_wr < 1 || caps.max_recv_wr > 32768)
-        return errorf("create_qp: max_send_wr %u / max_recv_wr %u outside 1..32768", caps.max_send_wr,
-                      caps.max_recv_wr);
-    if (!field_fits(pdn, FROCE_QPC_PDN_W)) return errorf("create_qp: PDN %#x wider than 24 bits", pdn);
+    if (caps.max_send_wr < 1 || caps.max_send_wr > caps_.max_qp_wr || caps.max_recv_wr < 1 ||
+        caps.max_recv_wr > caps_.max_qp_wr)
+        return errorf("create_qp: max_send_wr %u / max_recv_wr %u outside 1..%u (MAX_QP_WR)", caps.max_send_wr,
+                      caps.max_recv_wr, caps_.max_qp_wr);
+    if (caps.qkey && caps.type != FROCE_QP_TYPE_UD)
+        return errorf("create_qp: a Q_Key (%#x) on a QP of type %u: Q_Keys are for UD QPs", caps.qkey, caps.type);
+    const int64_t uar = pd_uar(pdn);
+    if (uar < 0) return errorf("create_qp: PD %u is not one of host %s's (alloc_pd)", pdn, cfg_.name.c_str());
+    if (scq->uar != uint32_t(uar) || rcq->uar != uint32_t(uar))
+        return errorf("create_qp: PD %u is in the user context of UAR page %" PRId64 ", the CQs %u and %u in pages "
+                      "%u and %u: a QP's PD and CQs belong to one context",
+                      pdn, uar, scq->cqn, rcq->cqn, scq->uar, rcq->uar);
     auto qp = std::make_unique<Qp>();
     qp->caps = caps;
+    qp->pdn = pdn;
     qp->scq = scq;
     qp->rcq = rcq;
+    qp->uar = uint32_t(uar);
     // SQ WQE: the largest of the opcodes this QP may post
     uint32_t sq_bytes = std::max({sq_wqe_bytes(caps.type, FROCE_WQE_OP_RDMA_WRITE, caps.max_send_sge, 0, false),
                                   sq_wqe_bytes(caps.type, FROCE_WQE_OP_ATOMIC_FETCH_ADD, 1, 0, false),
@@ -867,49 +933,40 @@ Status Host::create_qp(uint32_t pdn, const QpCaps &caps, Cq *scq, Cq *rcq, Qp **
     qp->rq_log = log2_ceil(caps.max_recv_wr);
     const uint64_t sq_len = uint64_t(1) << (qp->sq_log + qp->sq_shift);
     const uint64_t rq_len = uint64_t(1) << (qp->rq_log + qp->rq_shift);
-    FROCE_TRY(alloc(sq_len + rq_len, &qp->ring).context("create_qp"));
+    const uint32_t sq_pages = ring_pages(sq_len), rq_pages = ring_pages(rq_len);
+    // SQ pages, then the RQ from the next page on
+    FROCE_TRY(alloc((uint64_t(sq_pages) << 12) + rq_len, &qp->ring).context("create_qp"));
     FROCE_TRY(fill(qp->ring.va, 0, qp->ring.len).context("create_qp"));
-    FROCE_TRY(reg_mr(pdn, qp->ring.va, qp->ring.len, FROCE_ACCESS_LOCAL_WRITE, &qp->ring_mr).context("create_qp"));
     qp->sq_va = qp->ring.va;
-    qp->rq_va = qp->ring.va + sq_len;
-    FROCE_TRY(alloc_index(qpn_used_, 2, "QP number", &qp->qpn).context("create_qp"));
-    FROCE_TRY(alloc_db_slot(&qp->uar, &qp->sq_slot).context("create_qp"));
-    // the RQ doorbell goes to the same UAR page, the next free slot
-    if (uar_slots_used_[qp->uar] >= FROCE_UAR_DB_SLOTS) return errorf("create_qp: UAR page %u full", qp->uar);
-    qp->rq_slot = uar_slots_used_[qp->uar]++;
-
-    uint8_t *c = qp->qpc;
-    FSET_DW(c, FROCE_QPC_STATE, FROCE_QP_STATE_RESET);
-    FSET_DW(c, FROCE_QPC_TYPE, caps.type);
-    FSET_DW(c, FROCE_QPC_SIG_ALL, caps.sig_all);
-    FSET_DW(c, FROCE_QPC_PDN, pdn);
-    FSET_DW(c, FROCE_QPC_SCQN, scq->cqn);
-    FSET_DW(c, FROCE_QPC_RCQN, rcq->cqn);
-    FSET_DW(c, FROCE_QPC_QKEY, caps.qkey);
-    FSET_DW(c, FROCE_QPC_SQ_LOG_SIZE, qp->sq_log);
-    FSET_DW(c, FROCE_QPC_SQ_WQE_SHIFT, qp->sq_shift);
-    FSET_DW(c, FROCE_QPC_RQ_LOG_SIZE, qp->rq_log);
-    FSET_DW(c, FROCE_QPC_RQ_WQE_SHIFT, qp->rq_shift);
-    FSET_DW(c, FROCE_QPC_UAR, qp->uar);
-    FSET_DW(c, FROCE_QPC_RING_KEY, qp->ring_mr.key);
-    FSET_QW(c, FROCE_QPC_SQ_VA, qp->sq_va);
-    FSET_QW(c, FROCE_QPC_RQ_VA, qp->rq_va);
-    FSET_DW(c, FROCE_QPC_LOAD_RESET, 1);
-    FROCE_TRY(write_qpc(qp.get()).context("create_qp"));
+    qp->rq_va = qp->ring.va + (uint64_t(sq_pages) << 12);
+    std::vector<uint64_t> sqp, rqp;
+    FROCE_TRY(dma_pages(qp->sq_va, uint64_t(sq_pages) << 12, 12, &sqp).context("create_qp"));
+    FROCE_TRY(dma_pages(qp->rq_va, uint64_t(rq_pages) << 12, 12, &rqp).context("create_qp"));
+    const BufPolicy pol = cfg_.buf_policy == BufPolicy::CONTIG ? BufPolicy::AUTO : cfg_.buf_policy;
+    CreateQpIn in;
+    in.type = caps.type;
+    in.sig_all = caps.sig_all;
+    in.pdn = pdn;
+    in.send_cqn = scq->cqn;
+    in.recv_cqn = rcq->cqn;
+    in.uar = qp->uar;
+    in.log_sq_size = qp->sq_log;
+    in.sq_wqe_shift = qp->sq_shift;
+    in.log_rq_size = qp->rq_log;
+    in.rq_wqe_shift = qp->rq_shift;
+    FROCE_TRY(mbox_->make_buf(sqp, 12, pol, &in.sq_buf).context("create_qp"));
+    FROCE_TRY(mbox_->make_buf(rqp, 12, pol, &in.rq_buf).context("create_qp"));
+    FROCE_TRY(limit(mbox_->create_qp(in, &qp->qpn),
+                    "MAX_QP " + std::to_string(caps_.max_qp) + ", MAX_MR " + std::to_string(caps_.max_mr)).context("create_qp"));
+    if (qp_map_.count(qp->qpn)) return errorf("create_qp: the firmware gave QPN %#x, which host %s has", qp->qpn, cfg_.name.c_str());
+    // SQ and RQ doorbells in the context's page, a slot each
+    FROCE_TRY(alloc_slot(qp->uar, &qp->sq_slot).context("create_qp"));
+    FROCE_TRY(alloc_slot(qp->uar, &qp->rq_slot).context("create_qp"));
     qp->state = FROCE_QP_STATE_RESET;
     qp_map_[qp->qpn] = qp.get();
     *out = qp.get();
     qps_.push_back(std::move(qp));
     return Status();
-}
-
-Status Host::write_qpc(Qp *qp) {
-    Status s = write_ctx(FROCE_CTL_QPC_BASE + qp->qpn * FROCE_QPC_SIZE, qp->qpc, FROCE_QPC_SIZE);
-    // LOAD_* are actions, not state
-    FSET_DW(qp->qpc, FROCE_QPC_LOAD_RESET, 0);
-    FSET_DW(qp->qpc, FROCE_QPC_LOAD_RQ_PSN, 0);
-    FSET_DW(qp->qpc, FROCE_QPC_LOAD_SQ_PSN, 0);
-    return s;
 }
 
 Status Host::check_qp(const Qp *qp, const char *what) const {
@@ -920,20 +977,25 @@ Status Host::check_qp(const Qp *qp, const char *what) const {
     return Status();
 }
 
+Status Host::modify(Qp *qp, const QpAttr &a, const char *what) {
+    FROCE_TRY(mbox_->modify_qp(qp->qpn, a).context(what));
+    qp->state = uint8_t(a.state);
+    return Status();
+}
+
 Status Host::modify_qp_init(Qp *qp, uint8_t access) {
+    FROCE_TRY(need_fw("modify_qp_init"));
     FROCE_TRY(check_qp(qp, "modify_qp_init"));
     if (qp->state != FROCE_QP_STATE_RESET && qp->state != FROCE_QP_STATE_INIT)
         return errorf("modify_qp_init: QP %#x is in state %u, not RESET or INIT", qp->qpn, qp->state);
     if (access & ~0x0Fu) return errorf("modify_qp_init: access %#x has unknown bits", access);
-    FSET_DW(qp->qpc, FROCE_QPC_STATE, FROCE_QP_STATE_INIT);
-    FSET_DW(qp->qpc, FROCE_QPC_ACCESS, access);
-    FROCE_TRY(write_qpc(qp).context("modify_qp_init"));
-    qp->state = FROCE_QP_STATE_INIT;
-    return Status();
+    if (qp->caps.type == FROCE_QP_TYPE_UD && access)
+        return errorf("modify_qp_init: QP %#x is a UD QP: no access flags (%#x)", qp->qpn, access);
+    return modify(qp, qp_to_init(qp->caps.type, access, qp->caps.qkey), "modify_qp_init");
 }
 
 Status Host::check_path(const Path &path) const {
-    if (path.sgid_index >= cfg_.num_gids) return errorf("SGID index %u", path.sgid_index);
+    if (path.sgid_index >= caps_.num_gid) return errorf("SGID index %u", path.sgid_index);
     if (path.net_type != FROCE_KIND_ROCE_V2_IPV4 && path.net_type != FROCE_KIND_ROCE_V2_IPV6 &&
         path.net_type != FROCE_KIND_ROCE_V1)
         return errorf("net type %u", path.net_type);
@@ -946,62 +1008,52 @@ Status Host::check_path(const Path &path) const {
 
 Status Host::modify_qp_rtr(Qp *qp, const Path &path, uint32_t dest_qpn, uint32_t rq_psn, unsigned mtu_enum,
                            unsigned min_rnr_timer, unsigned max_dest_rd_atomic) {
+    FROCE_TRY(need_fw("modify_qp_rtr"));
     FROCE_TRY(check_qp(qp, "modify_qp_rtr"));
+    if (qp->caps.type != FROCE_QP_TYPE_RC && qp->caps.type != FROCE_QP_TYPE_UC)
+        return errorf("modify_qp_rtr: QP %#x is not connected (modify_qp_ud_rts)", qp->qpn);
     if (qp->state != FROCE_QP_STATE_INIT)
         return errorf("modify_qp_rtr: QP %#x is in state %u, not INIT", qp->qpn, qp->state);
     if (mtu_enum < FROCE_MTU_256 || mtu_enum > FROCE_MTU_4096) return errorf("modify_qp_rtr: MTU enum %u", mtu_enum);
     if (!field_fits(dest_qpn, FROCE_QPC_DEST_QPN_W) || !field_fits(rq_psn, FROCE_QPC_RQ_PSN_W))
         return errorf("modify_qp_rtr: dest QPN %#x or RQ PSN %#x wider than 24 bits", dest_qpn, rq_psn);
+    if (max_dest_rd_atomic == kDeviceMax) max_dest_rd_atomic = caps_.max_qp_rd_atom;
     if (!field_fits(min_rnr_timer, FROCE_QPC_MIN_RNR_TIMER_W) || max_dest_rd_atomic > 255)
         return errorf("modify_qp_rtr: min_rnr_timer %u / max_dest_rd_atomic %u out of range", min_rnr_timer,
                       max_dest_rd_atomic);
     FROCE_TRY(check_path(path).context("modify_qp_rtr"));
-    uint8_t *c = qp->qpc;
-    FSET_DW(c, FROCE_QPC_STATE, FROCE_QP_STATE_RTR);
-    FSET_DW(c, FROCE_QPC_PATH_MTU, mtu_enum);
-    FSET_DW(c, FROCE_QPC_DEST_QPN, dest_qpn);
-    FSET_DW(c, FROCE_QPC_RQ_PSN, rq_psn);
-    FSET_DW(c, FROCE_QPC_LOAD_RQ_PSN, 1);
-    FSET_DW(c, FROCE_QPC_MIN_RNR_TIMER, min_rnr_timer);
-    FSET_DW(c, FROCE_QPC_MAX_DEST_RD_ATOMIC, max_dest_rd_atomic);
-    FSET_DW(c, FROCE_QPC_AV_SGID_INDEX, path.sgid_index);
-    FSET_DW(c, FROCE_QPC_AV_HOP_LIMIT, path.hop_limit);
-    FSET_DW(c, FROCE_QPC_AV_TCLASS, path.tclass);
-    FSET_DW(c, FROCE_QPC_AV_NET_TYPE, path.net_type);
-    FSET_DW(c, FROCE_QPC_AV_VLAN_EN, path.vlan_en);
-    FSET_DW(c, FROCE_QPC_AV_FLOW_LABEL, path.flow_label);
-    FSET_DW(c, FROCE_QPC_AV_UDP_SPORT, path.udp_sport);
-    FSET_DW(c, FROCE_QPC_AV_VLAN_ID, path.vlan_id);
-    FSET_QW(c, FROCE_QPC_AV_DMAC, path.dmac);
-    std::memcpy(c + FROCE_QPC_AV_DGID_BYTE, path.dgid.raw, FROCE_QPC_AV_DGID_BYTES);
-    FROCE_TRY(write_qpc(qp).context("modify_qp_rtr"));
-    qp->state = FROCE_QP_STATE_RTR;
-    return Status();
+    AvAttr av;
+    av.sgid_index = path.sgid_index;
+    av.hop_limit = path.hop_limit;
+    av.tclass = path.tclass;
+    av.net_type = path.net_type;
+    av.vlan_en = path.vlan_en;
+    av.flow_label = path.flow_label;
+    av.udp_sport = path.udp_sport;
+    av.vlan_id = path.vlan_id;
+    av.dmac = path.dmac;
+    std::memcpy(av.dgid, path.dgid.raw, 16);
+    return modify(qp, qp_rc_to_rtr(av, mtu_enum, dest_qpn, rq_psn, min_rnr_timer, max_dest_rd_atomic), "modify_qp_rtr");
 }
 
 Status Host::modify_qp_rts(Qp *qp, uint32_t sq_psn, unsigned timeout, unsigned retry_cnt, unsigned rnr_retry,
                            unsigned max_rd_atomic) {
+    FROCE_TRY(need_fw("modify_qp_rts"));
     FROCE_TRY(check_qp(qp, "modify_qp_rts"));
+    if (qp->caps.type != FROCE_QP_TYPE_RC && qp->caps.type != FROCE_QP_TYPE_UC)
+        return errorf("modify_qp_rts: QP %#x is not connected (modify_qp_ud_rts)", qp->qpn);
     if (qp->state != FROCE_QP_STATE_RTR)
         return errorf("modify_qp_rts: QP %#x is in state %u, not RTR", qp->qpn, qp->state);
+    if (max_rd_atomic == kDeviceMax) max_rd_atomic = caps_.max_qp_init_rd_atom;
     if (!field_fits(sq_psn, 24) || !field_fits(timeout, FROCE_QPC_TIMEOUT_W) || retry_cnt > 7 || rnr_retry > 7 ||
         max_rd_atomic > 255)
         return errorf("modify_qp_rts: SQ PSN %#x, timeout %u, retry %u, rnr_retry %u or max_rd_atomic %u out of range",
                       sq_psn, timeout, retry_cnt, rnr_retry, max_rd_atomic);
-    uint8_t *c = qp->qpc;
-    FSET_DW(c, FROCE_QPC_STATE, FROCE_QP_STATE_RTS);
-    FSET_DW(c, FROCE_QPC_SQ_PSN, sq_psn);
-    FSET_DW(c, FROCE_QPC_LOAD_SQ_PSN, 1);
-    FSET_DW(c, FROCE_QPC_TIMEOUT, timeout);
-    FSET_DW(c, FROCE_QPC_RETRY_CNT, retry_cnt);
-    FSET_DW(c, FROCE_QPC_RNR_RETRY, rnr_retry);
-    FSET_DW(c, FROCE_QPC_MAX_RD_ATOMIC, max_rd_atomic);
-    FROCE_TRY(write_qpc(qp).context("modify_qp_rts"));
-    qp->state = FROCE_QP_STATE_RTS;
-    return Status();
+    return modify(qp, qp_rc_to_rts(sq_psn, timeout, retry_cnt, rnr_retry, max_rd_atomic), "modify_qp_rts");
 }
 
 Status Host::modify_qp_ud_rts(Qp *qp, unsigned mtu_enum, uint32_t sq_psn) {
+    FROCE_TRY(need_fw("modify_qp_ud_rts"));
     FROCE_TRY(check_qp(qp, "modify_qp_ud_rts"));
     if (qp->caps.type != FROCE_QP_TYPE_UD)
         return errorf("modify_qp_ud_rts: QP %#x is not a UD QP", qp->qpn);
@@ -1009,25 +1061,29 @@ Status Host::modify_qp_ud_rts(Qp *qp, unsigned mtu_enum, uint32_t sq_psn) {
         return errorf("modify_qp_ud_rts: QP %#x is in state %u, not INIT", qp->qpn, qp->state);
     if (mtu_enum < FROCE_MTU_256 || mtu_enum > FROCE_MTU_4096) return errorf("modify_qp_ud_rts: MTU enum %u", mtu_enum);
     if (!field_fits(sq_psn, 24)) return errorf("modify_qp_ud_rts: SQ PSN %#x wider than 24 bits", sq_psn);
-    uint8_t *c = qp->qpc;
-    FSET_DW(c, FROCE_QPC_PATH_MTU, mtu_enum);
-    FSET_DW(c, FROCE_QPC_STATE, FROCE_QP_STATE_RTR);
-    FROCE_TRY(write_qpc(qp).context("modify_qp_ud_rts"));
-    qp->state = FROCE_QP_STATE_RTR;
-    FSET_DW(c, FROCE_QPC_STATE, FROCE_QP_STATE_RTS);
-    FSET_DW(c, FROCE_QPC_SQ_PSN, sq_psn);
-    FSET_DW(c, FROCE_QPC_LOAD_SQ_PSN, 1);
-    FROCE_TRY(write_qpc(qp).context("modify_qp_ud_rts"));
-    qp->state = FROCE_QP_STATE_RTS;
-    return Status();
+    PortInfo pi;
+    FROCE_TRY(mbox_->query_port(&pi).context("modify_qp_ud_rts"));
+    if (pi.active_mtu != mtu_enum) {
+        PortSet ps = port_;
+        ps.mac = pi.mac;
+        ps.mtu = eth_mtu_for(mtu_enum);
+        FROCE_TRY(set_port(ps).context("modify_qp_ud_rts: the port's MTU"));
+    }
+    FROCE_TRY(modify(qp, qp_ud_to_rtr(), "modify_qp_ud_rts"));
+    return modify(qp, qp_ud_to_rts(sq_psn), "modify_qp_ud_rts");
 }
 
 Status Host::modify_qp_err(Qp *qp) {
+    FROCE_TRY(need_fw("modify_qp_err"));
     FROCE_TRY(check_qp(qp, "modify_qp_err"));
-    FSET_DW(qp->qpc, FROCE_QPC_STATE, FROCE_QP_STATE_ERR);
-    FROCE_TRY(write_qpc(qp).context("modify_qp_err"));
-    qp->state = FROCE_QP_STATE_ERR;
-    return Status();
+    return modify(qp, qp_to_state(FROCE_QP_STATE_ERR), "modify_qp_err");
+}
+
+Status Host::query_qp(Qp *qp, QpAttr *out) {
+    FROCE_TRY(need_fw("query_qp"));
+    FROCE_TRY(check_qp(qp, "query_qp"));
+    if (!out) return errorf("query_qp: null output");
+    return mbox_->query_qp(qp->qpn, out).context("query_qp");
 }
 
 // ---------------------------------------------------------------------------

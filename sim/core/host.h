@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// In-process host for one simulated NIC: what the driver, the firmware and the
-// rdma-core provider will do, done directly on the harness.
+// In-process host for one simulated NIC: what the driver and the rdma-core
+// provider will do, done directly on the harness; the firmware's part goes
+// through its mailbox.
 //
 //  * memory: a physical page allocator in the NIC's host memory (4 KiB pages
 //    handed out in a seeded random order, so nothing is contiguous and the MTT
@@ -8,9 +9,13 @@
 //    chunks) and a virtual address space of made-up user VAs (from
 //    0x7f0000001000 up), so an IOVA is never a DMA address. Backdoor
 //    read/write of VA ranges through the page map.
-//  * firmware: GID table, MR/MTT registration and invalidation, CQ and QP
-//    contexts, the IB QP state machine (RESET -> INIT -> RTR -> RTS), all over
-//    the internal control bus; every context written dword 0 last.
+//  * driver: firmware commands through the mailbox (mailbox.h: the command
+//    block in host memory, BAR0 CMD_ADDR / CMD_DOORBELL, DONE polled): GID
+//    table, PDs, MR registration (page lists), CQs, EQs n >= 1, QPs and the
+//    IB state machine; the firmware picks every number (PDN, CQN, EQN, QPN,
+//    MR index) and owns the contexts. BAR0 for what the driver owns itself:
+//    EQ 0, the MSI-X table, the netdev rings, the counters. User contexts are
+//    UAR pages (a PD belongs to one; its QPs and CQs ring on it).
 //  * provider: SQ/RQ WQEs built in the rings, doorbells, CQ polling with the
 //    owner-bit rule, CQ arming.
 //
@@ -19,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -27,6 +33,7 @@
 #include <vector>
 
 #include "froce_hw.h"
+#include "mailbox.h"
 #include "nic.h"
 #include "status.h"
 
@@ -52,10 +59,8 @@ struct HostConfig {
     uint64_t chunk_base = 0x4000000000ull;    // contiguous chunks for MR pages > 4 KiB
     uint64_t chunk_size = 1ull << 34;
     uint64_t va_base = 0x7f0000001000ull;     // first user VA
-    // table sizes the firmware may use; fw_init() replaces NUM_MRS/NUM_MTT
-    // with what MRT_REGS reports
-    uint32_t num_mrs = 1024, num_mtt = 65536, num_qps = 256, num_cqs = 256, num_gids = 16;
-    uint32_t num_uars = Nic::kNumUars;
+    MboxTiming mbox;                          // how long fw_init and a command may take
+    BufPolicy buf_policy = BufPolicy::AUTO;   // how MR and ring page lists are described (BUF.LEVEL)
 };
 
 struct Buffer {
@@ -66,11 +71,11 @@ struct Buffer {
 
 struct Mr {
     uint32_t index = 0;
-    uint32_t key = 0;           // lkey = rkey = index << FROCE_KEY_TAG_W | tag
+    uint32_t key = 0;           // lkey = rkey = index << FROCE_KEY_TAG_W | tag (REG_MR's answer)
     uint32_t pdn = 0;
     uint64_t iova = 0, length = 0;
     unsigned page_shift = 12;
-    uint32_t mtt_base = 0, npages = 0;
+    uint32_t npages = 0;        // MTT entries (the firmware picks where)
     uint8_t access = 0;
     bool valid = false;
 };
@@ -96,12 +101,12 @@ struct Cqe {
 Cqe decode_cqe(const uint8_t *img);
 void encode_cqe(const Cqe &c, uint8_t *img);
 
+// The firmware maps the ring through an MR of its own (PD 0, IOVA 0).
 struct Cq {
     uint32_t cqn = 0;
     unsigned log_size = 0;
     Buffer ring;
-    Mr mr;
-    uint32_t uar = 0, slot = 0;
+    uint32_t uar = 0, slot = 0;   // the UAR page of its user context (its PD's) and its doorbell slot
     uint32_t ci = 0;            // CQEs consumed (free-running)
     uint8_t arm_sn = 0;
     uint32_t eqn = 0;           // CQC.EQN
@@ -164,17 +169,18 @@ struct QpCaps {
     uint32_t qkey = 0;
 };
 
+// One ring buffer: the SQ's pages, then the RQ from the next page on (the
+// firmware maps both through one MR in the QP's PD, the SQ at IOVA 0).
 struct Qp {
     uint32_t qpn = 0;
+    uint32_t pdn = 0;
     QpCaps caps;
     Cq *scq = nullptr, *rcq = nullptr;
-    uint32_t uar = 0, sq_slot = 0, rq_slot = 0;
+    uint32_t uar = 0, sq_slot = 0, rq_slot = 0;   // its PD's UAR page
     Buffer ring;
-    Mr ring_mr;
     uint64_t sq_va = 0, rq_va = 0;
     unsigned sq_log = 0, sq_shift = 0, rq_log = 0, rq_shift = 0;
-    uint8_t state = FROCE_QP_STATE_RESET;
-    uint8_t qpc[FROCE_QPC_SIZE] = {};   // the context as last written (LOAD_* bits cleared)
+    uint8_t state = FROCE_QP_STATE_RESET;   // as the last MODIFY_QP left it
     uint64_t sq_pi = 0, sq_ci = 0;      // WQEs posted / completed (free-running)
     uint64_t rq_pi = 0, rq_ci = 0;
     uint32_t sq_size() const { return 1u << sq_log; }
@@ -240,27 +246,68 @@ public:
     // 4 KiB physical page numbers (pa >> 12) backing some buffer, sorted.
     std::vector<uint64_t> backing_pages() const;
 
-    // ---- firmware ----
-    // Waits until the MR table is cleared after reset (MRT_REGS.INIT == 0)
-    // and takes NUM_MRS / NUM_MTT from MRT_REGS.
-    Status fw_init(uint64_t max_cycles = 100000);
+    // ---- driver: firmware commands through the mailbox ----
+    // Device start: DEV_STATUS.READY (bounded by config().mbox.ready_cycles),
+    // a page for the command block, CMD_ADDR, QUERY_FW (its SPEC_HASH must be
+    // FROCE_HW_SPEC_HASH) and QUERY_CAPS: every table size comes from there.
+    Status fw_init();
+    bool fw_up() const { return fw_up_; }
+    const FwInfo &fw_info() const { return fw_info_; }
+    const FwCaps &caps() const { return caps_; }
+    // The command layer (statistics per opcode: mailbox()->stats()); null before fw_init.
+    Mailbox *mailbox() { return mbox_.get(); }
+    // How fw_init builds the transport (tests; default: NicMboxTransport on
+    // the NIC's BAR0). One for the whole process, set before any fw_init.
+    using TransportFactory = std::function<std::unique_ptr<MboxTransport>(Nic &, const HostConfig &)>;
+    static void set_transport_factory(TransportFactory f);
+
+    // ADD_GID / DEL_GID of entry `index`.
     Status set_gid(unsigned index, const Gid &gid, uint64_t smac, unsigned type = FROCE_GID_TYPE_ROCE_V2,
                    bool vlan_en = false, uint16_t vlan_id = 0);
     Status clear_gid(unsigned index);
-    // Registers [va, va + len) with `access` (FROCE_ACCESS_* bits) in PD pdn.
-    // page_shift 0 = the buffer's backing page shift.
+    Status query_port(PortInfo *out);
+    // SET_PORT {MAC, MTU, PROMISC, ALLMULTI}.
+    Status set_port(const PortSet &p);
+
+    // User contexts are UAR pages (page 0 is the kernel's): a fresh page for
+    // a new context, from page 1 up.
+    Status alloc_ucontext(uint32_t *uar);
+    // ALLOC_PD for the user context of UAR page `uar`; uar < 0: a new
+    // context (alloc_ucontext) of its own. The PD's page is where the QPs and
+    // CQs created with it ring their doorbells.
+    Status alloc_pd(uint32_t *pdn, int64_t uar = -1);
+    Status dealloc_pd(uint32_t pdn);
+    // UAR page of a PD this host allocated (-1 if none).
+    int64_t pd_uar(uint32_t pdn) const;
+
+    // REG_MR of [va, va + len) with `access` (FROCE_ACCESS_* bits) in PD pdn:
+    // the pages of the buffer's backing (page_shift 0 = the largest the
+    // backing allows) as a BUF (config().buf_policy). The firmware picks the
+    // MR index (the lowest free one) and the MTT range.
     Status reg_mr(uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out, unsigned page_shift = 0);
-    // reg_mr at a chosen, free MR index (tests: re-registering an index gives
-    // a new tag, so the old key must stop working).
+    // reg_mr at a chosen MR index (tests: re-registering an index gives a new
+    // tag, so the old key must stop working): MRs registered with the same
+    // parameters fill the free indexes below it, then are deregistered.
+    // The index must be free (mr_index_free).
     Status reg_mr_at(uint32_t index, uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out,
                      unsigned page_shift = 0);
-    bool mr_index_free(uint32_t index) const { return index < mr_used_.size() && !mr_used_[index]; }
+    // From this host's own bookkeeping: index is 1..MAX_MR and no MR this host
+    // registered has it. (The firmware's ring MRs of CQs and QPs also take
+    // indexes; this host does not learn which.)
+    bool mr_index_free(uint32_t index) const;
+    // DEREG_MR of mr->key.
     Status dereg_mr(Mr *mr);
-    // eqn: the EQ that gets this CQ's completion events (CQC.EQN)
+
+    // CREATE_CQ of 2^log_size CQEs (a zeroed ring, its pages as a BUF) in
+    // the user context of PD pdn (its UAR page; CQs have no PD of their
+    // own). eqn: the EQ that gets its completion events (CQC.EQN; must exist).
     Status create_cq(unsigned log_size, uint32_t pdn, Cq **out, uint32_t eqn = 0);
-    // Event queue eqn with 2^log_size EQEs (6..12) raising MSI-X `vector`:
-    // EQ 0 through the BAR0 EQ0_ADDR/EQ0_CFG registers, EQ n >= 1 as an EQC
-    // on the control bus. Also unmasks the vector in the BAR0 MSI-X table.
+    // Event queue eqn with 2^log_size EQEs (6..12) raising MSI-X `vector`: a
+    // zeroed, physically contiguous ring; EQ 0 through the BAR0
+    // EQ0_ADDR/EQ0_CFG registers (the driver's), EQ n >= 1 through CREATE_EQ
+    // (the firmware picks the lowest free EQN: EQs created and destroyed
+    // again fill the free ones below n). Also unmasks the vector in the BAR0
+    // MSI-X table.
     Status create_eq(uint32_t eqn, unsigned log_size, uint32_t vector, Eq **out);
     // Appends up to max valid EQEs (owner rule of the CQE) to *out; moves eq->ci.
     Status poll_eq(Eq *eq, unsigned max, std::vector<Eqe> *out);
@@ -268,31 +315,47 @@ public:
     // next EQE (at once if EQEs beyond CI exist); without, only CI moves.
     Status eq_doorbell(Eq *eq, bool arm);
     Status arm_eq(Eq *eq) { return eq_doorbell(eq, true); }
-    // Internal counter FROCE_ICNT_<idx> (64 bits) at CTL_ICNT_BASE + 8 * idx.
+    // Internal counter FROCE_ICNT_<idx> (64 bits) from BAR0 ICOUNTERS: low
+    // word (latches the high word), then high word.
     Status read_icounter(unsigned idx, uint64_t *v);
     // BAR0 counter FROCE_CNT_<idx>: low word (latches the high word), then high word.
     Status read_counter64(unsigned idx, uint64_t *v);
+    // Its low 32 bits (one BAR0 read).
+    Status read_counter(unsigned idx, uint32_t *v);
+    // QUERY_COUNTERS: every counter since the last CLEAR (the firmware's
+    // baseline; BAR0 keeps counting from reset).
+    Status query_counters(std::vector<uint64_t> *out, bool clear = false);
     Status arm_cq(Cq *cq, bool solicited_only);
     // arm_cq through any UAR page and slot (tests: a page the CQ is not bound to).
     Status arm_cq_on(Cq *cq, bool solicited_only, uint32_t uar_page, uint32_t slot);
-    // A whole UAR page no queue will be bound to (all its slots taken).
+    // A whole UAR page no context and no queue will use (all its slots taken).
     Status alloc_uar_page(uint32_t *page);
+
+    // CREATE_QP in PD pdn with both CQs in the PD's user context: SQ and RQ
+    // rings in one zeroed buffer (SQ pages, then the RQ from the next page),
+    // WQE sizes from max_send_sge / max_inline / max_recv_sge, doorbell slots
+    // in the PD's UAR page. The firmware picks the QPN (lowest free from 2).
     Status create_qp(uint32_t pdn, const QpCaps &caps, Cq *scq, Cq *rcq, Qp **out);
+    // The depth QUERY_CAPS reports (MAX_QP_RD_ATOM, MAX_QP_INIT_RD_ATOM) for
+    // max_dest_rd_atomic / max_rd_atomic.
+    static constexpr unsigned kDeviceMax = ~0u;
+    // MODIFY_QP RESET/INIT -> INIT {PKEY_INDEX 0, PORT 1, ACCESS_FLAGS}; a UD
+    // QP gets {PKEY_INDEX, PORT, QKEY = caps.qkey} and no access flags.
     Status modify_qp_init(Qp *qp, uint8_t access);
+    // RC: INIT -> RTR {AV from path, PATH_MTU, DEST_QPN, RQ_PSN, MIN_RNR_TIMER, MAX_DEST_RD_ATOMIC}.
     Status modify_qp_rtr(Qp *qp, const Path &path, uint32_t dest_qpn, uint32_t rq_psn, unsigned mtu_enum,
-                         unsigned min_rnr_timer = 1, unsigned max_dest_rd_atomic = 16);
+                         unsigned min_rnr_timer = 1, unsigned max_dest_rd_atomic = kDeviceMax);
+    // RC: RTR -> RTS {SQ_PSN, TIMEOUT, RETRY_CNT, RNR_RETRY, MAX_QP_RD_ATOMIC}.
     Status modify_qp_rts(Qp *qp, uint32_t sq_psn, unsigned timeout = 14, unsigned retry_cnt = 7,
-                         unsigned rnr_retry = 7, unsigned max_rd_atomic = 16);
+                         unsigned rnr_retry = 7, unsigned max_rd_atomic = kDeviceMax);
+    // Any state the IB rules allow (not RESET) -> ERR.
     Status modify_qp_err(Qp *qp);
-    // A UD QP from INIT to RTS (no path: each send carries its own); the
-    // path MTU bounds a datagram.
+    // A UD QP from INIT to RTS (no path: each send carries its own). A UD
+    // QP's path MTU is the port's (the firmware sets it at INIT -> RTR):
+    // SET_PORT makes the port's Ethernet MTU give mtu_enum first if needed.
     Status modify_qp_ud_rts(Qp *qp, unsigned mtu_enum, uint32_t sq_psn);
-    // Reads a context back over the control bus (dwords).
-    Status read_ctx(uint32_t byte_off, unsigned dwords, std::vector<uint32_t> *out);
-    // Writes a context image: dwords 1..n-1, then dword 0.
-    Status write_ctx(uint32_t byte_off, const uint8_t *img, unsigned bytes);
-    // Counter FROCE_CNT_<idx> (the core keeps the low 32 bits) at CTL_CORE_BASE + 8 * idx.
-    Status read_counter(unsigned idx, uint32_t *v);
+    // QUERY_QP.
+    Status query_qp(Qp *qp, QpAttr *out);
 
     // ---- netdev (what the kernel driver's netdev does; BAR0 NETDEV block) ----
     // Allocates and zeroes both descriptor rings (2^tx_log / 2^rx_log NTX_DESC /
@@ -350,16 +413,31 @@ private:
     uint64_t chunk_next_ = 0;
     uint64_t va_next_ = 0;
     std::unordered_map<uint64_t, uint64_t> page_map_;   // VA page -> PA page (4 KiB numbers)
-    // firmware tables
-    std::vector<uint8_t> mr_used_, mr_tag_;
-    std::map<uint32_t, uint32_t> mtt_free_;   // base -> count
-    std::vector<uint8_t> qpn_used_, cqn_used_;
+    // driver state
+    class DmaMem : public MboxMem {
+    public:
+        explicit DmaMem(Host &h) : h_(h) {}
+        Status dma_write(uint64_t pa, const void *src, size_t n) override;
+        Status dma_read(uint64_t pa, void *dst, size_t n) override;
+        Status dma_page(uint64_t *pa) override;
+
+    private:
+        Host &h_;
+    } dma_{*this};
+    std::unique_ptr<MboxTransport> transport_;
+    std::unique_ptr<Mailbox> mbox_;
+    bool fw_up_ = false;
+    FwInfo fw_info_;
+    FwCaps caps_;
+    PortSet port_;                             // what SET_PORT last said (MAC from QUERY_PORT at fw_init)
+    std::map<uint32_t, uint32_t> pd_uar_;      // PDN -> UAR page
+    std::map<uint32_t, uint32_t> mr_keys_;     // MR index -> key, registered by this host
+    std::vector<uint8_t> uar_owned_;           // UAR page given to a context or alloc_uar_page
+    std::vector<uint32_t> uar_slots_used_;
     std::vector<std::unique_ptr<Cq>> cqs_;
     std::vector<std::unique_ptr<Eq>> eqs_;
     std::vector<std::unique_ptr<Qp>> qps_;
     std::unordered_map<uint32_t, Qp *> qp_map_;
-    unsigned uar_next_ = 1;
-    std::vector<uint32_t> uar_slots_used_;
     uint64_t doorbells_ = 0;
     // netdev rings
     bool nd_open_ = false;
@@ -370,16 +448,16 @@ private:
     Status dma_addr(uint64_t va, uint64_t len, uint64_t *pa, const char *what) const;
 
     uint64_t pick(uint64_t n) { return n ? rng_() % n : 0; }
-    Status alloc_index(std::vector<uint8_t> &used, uint32_t lo, const char *what, uint32_t *out);
-    // index < 0: a random free one
-    Status reg_mr_index(int64_t index, uint32_t pdn, uint64_t va, uint64_t len, uint8_t access, Mr *out,
-                        unsigned page_shift);
-    Status alloc_mtt(uint32_t n, uint32_t *base);
-    void free_mtt(uint32_t base, uint32_t n);
-    Status alloc_db_slot(uint32_t *page, uint32_t *slot);
-    Status write_qpc(Qp *qp);
+    Status need_fw(const char *what) const;
+    Status limit(Status s, const std::string &caps) const;
+    Status alloc_slot(uint32_t page, uint32_t *slot);
+    // DMA addresses of the 2^page_shift pages under [va, va + len)
+    Status dma_pages(uint64_t va, uint64_t len, unsigned page_shift, std::vector<uint64_t> *pages) const;
+    // the largest page shift (12..21) the backing of [va, va + len) allows
+    unsigned backing_shift(uint64_t va, uint64_t len) const;
     Status check_qp(const Qp *qp, const char *what) const;
     Status check_path(const Path &path) const;
+    Status modify(Qp *qp, const QpAttr &a, const char *what);
 };
 
 }  // namespace froce_sim

@@ -12,9 +12,12 @@
 //           the CQE owner rule over several ring passes (poll_cq)
 //   wire    two wires sharing one pcap tap; read back with tshark if installed
 //   sim     lockstep stepping of two NICs
-// --core adds the section that needs the control-bus decoder of froce_core:
-//   core    fw_init, GID/MR/MTT/CQC/QPC writes through Host and read-back of
-//           MR_CTX and MTT entries on the real froce_core
+//   mbox    the BAR0 mailbox transport: a bounded DEV_STATUS.READY wait
+//           without the firmware; with it, commands and CMD_ADDR/CMD_STATUS
+// --core adds the section that needs froce_core with its firmware (the soft
+// core behind BAR0 CMD_*):
+//   core    fw_init, GIDs, PD, MR (REG, DEREG, a stale key, reg_mr_at), CQ,
+//           QP to RTS with QUERY_QP, QUERY_COUNTERS, through the mailbox
 // Prints one line per check, "PASS: ..." or "FAIL: ..." at the end; exit 1 on failure.
 #include <sys/stat.h>
 #include <unistd.h>
@@ -581,10 +584,90 @@ void test_sim() {
 }
 
 // ---------------------------------------------------------------------------
-// core: Host firmware on the real froce_core (needs its control-bus decoder)
+// mbox: the BAR0 mailbox transport (NicMboxTransport) on froce_core. Without
+// the firmware in froce_core, start() must give up after ready_cycles with an
+// error saying what it read; with it, commands go through and BAR0 CMD_*
+// agrees with the block.
+
+class HostDma : public MboxMem {
+public:
+    HostDma(Host &h, Nic &n) : h_(h), n_(n) {}
+    Status dma_write(uint64_t pa, const void *src, size_t len) override {
+        n_.mem().write(pa, static_cast<const uint8_t *>(src), len);
+        return Status();
+    }
+    Status dma_read(uint64_t pa, void *dst, size_t len) override {
+        n_.mem().read(pa, static_cast<uint8_t *>(dst), len);
+        return Status();
+    }
+    Status dma_page(uint64_t *pa) override {
+        Buffer b;
+        FROCE_TRY(h_.alloc(4096, &b));
+        FROCE_TRY(h_.fill(b.va, 0, 4096));
+        return h_.translate(b.va, pa);
+    }
+
+private:
+    Host &h_;
+    Nic &n_;
+};
+
+void test_mbox_transport() {
+    std::printf("== mbox: the BAR0 mailbox transport\n");
+    SimConfig sc;
+    Sim sim(sc);
+    HostConfig hc;
+    Host h(sim.a(), hc);
+    HostDma mem(h, sim.a());
+    MboxTiming t;
+    t.ready_cycles = 20000;
+    t.cmd_cycles = 200000;
+    t.poll_cycles = 16;
+    NicMboxTransport tr(sim.a(), t);
+    Mailbox mb(mem, tr, "NIC A");
+    const uint64_t c0 = sim.a().cycle();
+    Status s = mb.start();
+    const uint64_t waited = sim.a().cycle() - c0;
+    if (!s.ok()) {
+        std::printf("  no firmware behind BAR0 CMD_* yet: %s\n", s.message().c_str());
+        CHECK(s.message().find("DEV_STATUS.READY not set") != std::string::npos && waited >= t.ready_cycles &&
+                  waited < t.ready_cycles + 2000,
+              "READY wait bounded by ready_cycles (%" PRIu64 " cycles): %s", waited, s.message().c_str());
+        s = mb.nop();
+        CHECK(!s.ok() && s.message().find("not started") != std::string::npos, "a command before start: %s",
+              s.message().c_str());
+        return;
+    }
+    CHECK_OK(mb.nop());
+    FwInfo fi;
+    CHECK_OK(mb.query_fw(&fi));
+    CHECK(fi.spec_hash == FROCE_HW_SPEC_HASH, "QUERY_FW SPEC_HASH %#x", fi.spec_hash);
+    uint32_t lo = 0, hi = 0, cs = 0;
+    CHECK_OK(sim.a().bar0_read32(FROCE_REG_CMD_ADDR_LO, &lo));
+    CHECK_OK(sim.a().bar0_read32(FROCE_REG_CMD_ADDR_HI, &hi));
+    CHECK((uint64_t(hi) << 32 | lo) == mb.block_pa(), "CMD_ADDR %#x%08x, block %#" PRIx64, hi, lo, mb.block_pa());
+    const uint16_t tok = mb.next_token();
+    uint8_t st = 0;
+    uint32_t syn = 0;
+    CHECK_OK(mb.exec_raw(0x7777, {}, 0, nullptr, &st, &syn));
+    CHECK(st == FROCE_CMD_STATUS_BAD_OPCODE && syn == 0x80000000u, "unknown opcode: status %#x syndrome %#x", st, syn);
+    CHECK_OK(sim.a().bar0_read32(FROCE_REG_CMD_STATUS, &cs));
+    CHECK(cs == (uint32_t(tok) | uint32_t(FROCE_CMD_STATUS_BAD_OPCODE) << FROCE_REG_CMD_STATUS_STATUS_SHIFT),
+          "CMD_STATUS %#x after the refused command (token %#x, not BUSY)", cs, tok);
+}
+
+// ---------------------------------------------------------------------------
+// core: the driver through the firmware's mailbox on the real froce_core
+//
+// The contexts the firmware writes are not read back here (the control bus is
+// the firmware's): MR_CTX, MTT entries, QPC, CQC and GID_CTX are decoded field
+// by field by the firmware's unit tests (firmware/tests: test_mr.c, test_qp.c,
+// test_res.c) and by froce-mbox-selftest (sim/core/mbox_selftest.cpp, this
+// command layer against the firmware). This section checks what the driver
+// sees: the outputs of the commands.
 
 void test_core(uint64_t seed) {
-    std::printf("== core: firmware writes and read-back on froce_core\n");
+    std::printf("== core: the driver through the firmware's mailbox on froce_core\n");
     SimConfig sc;
     sc.a.ctl_timeout = 20000;
     Sim sim(sc);
@@ -594,45 +677,60 @@ void test_core(uint64_t seed) {
     Status s = h.fw_init();
     CHECK(s.ok(), "fw_init: %s", s.message().c_str());
     if (!s.ok()) return;
+    const FwCaps &caps = h.caps();
+    CHECK(h.fw_info().spec_hash == FROCE_HW_SPEC_HASH, "QUERY_FW: SPEC_HASH %#x", h.fw_info().spec_hash);
+    CHECK(caps.max_qp >= 2 && caps.max_mr >= 1 && caps.num_gid >= 1 && caps.max_uar == Nic::kNumUars,
+          "QUERY_CAPS: MAX_QP %u MAX_MR %u NUM_GID %u MAX_UAR %u", caps.max_qp, caps.max_mr, caps.num_gid, caps.max_uar);
     Gid g = Gid::ipv4(10, 0, 0, 1);
     CHECK_OK(h.set_gid(0, g, 0x020000000001ull));
+    uint32_t pd = 0;
+    CHECK_OK(h.alloc_pd(&pd));
+    CHECK(h.pd_uar(pd) >= 1, "the PD's user context has a UAR page of its own (%" PRId64 ")", h.pd_uar(pd));
     Buffer b;
     CHECK_OK(h.alloc(3 * 4096 + 100, &b, 12, 0x234));
     Mr mr;
-    s = h.reg_mr(7, b.va, b.len, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, &mr);
+    s = h.reg_mr(pd, b.va, b.len, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, &mr);
     CHECK(s.ok(), "reg_mr: %s", s.message().c_str());
     if (!s.ok()) return;
-    std::vector<uint32_t> got;
-    CHECK_OK(h.read_ctx(FROCE_CTL_MRT_BASE + FROCE_MRT_CTL_MR_OFF + mr.index * FROCE_MR_CTX_SIZE, 8, &got));
-    if (got.size() == 8) {
-        uint8_t img[32];
-        for (int i = 0; i < 8; i++) st32(img + 4 * i, got[i]);
-        CHECK(FGET_DW(img, FROCE_MR_CTX_VALID) == 1, "MR VALID");
-        CHECK(FGET_DW(img, FROCE_MR_CTX_PDN) == 7, "MR PDN");
-        CHECK(FGET_DW(img, FROCE_MR_CTX_TAG) == (mr.key & 0xFF), "MR TAG");
-        CHECK(FGET_QW(img, FROCE_MR_CTX_IOVA) == b.va, "MR IOVA");
-        CHECK(FGET_QW(img, FROCE_MR_CTX_LENGTH) == b.len, "MR LENGTH");
-        CHECK(FGET_DW(img, FROCE_MR_CTX_MTT_BASE) == mr.mtt_base, "MR MTT_BASE");
-    }
-    for (uint32_t i = 0; i < mr.npages; i++) {
-        CHECK_OK(h.read_ctx(FROCE_CTL_MRT_BASE + FROCE_MRT_CTL_MTT_OFF + (mr.mtt_base + i) * 8, 2, &got));
-        uint64_t pa;
-        CHECK_OK(h.translate((b.va & ~0xfffull) + i * 4096ull, &pa));
-        if (got.size() == 2) CHECK((uint64_t(got[1]) << 32 | got[0]) == pa, "MTT %u", mr.mtt_base + i);
-    }
+    CHECK(mr.index >= 1 && mr.index <= caps.max_mr && mr.key >> FROCE_KEY_TAG_W == mr.index && mr.npages == 4 &&
+              mr.pdn == pd && mr.iova == b.va && mr.length == b.len && !h.mr_index_free(mr.index),
+          "REG_MR: key %#x (index %u), %u pages", mr.key, mr.index, mr.npages);
+    const Mr stale = mr;
     CHECK_OK(h.dereg_mr(&mr));
+    CHECK(h.mr_index_free(stale.index), "index %u free again after DEREG_MR", stale.index);
+    Mr again = stale;
+    s = h.dereg_mr(&again);
+    CHECK(!s.ok() && h.mailbox()->last_status() == FROCE_CMD_STATUS_BAD_RESOURCE,
+          "DEREG_MR of the deregistered key: BAD_RESOURCE (%s)", s.message().c_str());
+    Mr at;
+    CHECK_OK(h.reg_mr_at(stale.index, pd, b.va, b.len, FROCE_ACCESS_LOCAL_WRITE, &at));
+    CHECK(at.index == stale.index && at.key != stale.key, "reg_mr_at index %u: key %#x after %#x", at.index, at.key,
+          stale.key);
     Cq *cq = nullptr;
-    CHECK_OK(h.create_cq(6, 7, &cq));
+    CHECK_OK(h.create_cq(6, pd, &cq));
     Qp *qp = nullptr;
-    if (cq) CHECK_OK(h.create_qp(7, QpCaps(), cq, cq, &qp));
+    if (cq) CHECK_OK(h.create_qp(pd, QpCaps(), cq, cq, &qp));
     if (qp) {
+        CHECK(qp->uar == uint32_t(h.pd_uar(pd)) && cq->uar == qp->uar && qp->sq_slot != qp->rq_slot,
+              "QP and CQ ring on their PD's UAR page");
         CHECK_OK(h.modify_qp_init(qp, FROCE_ACCESS_REMOTE_WRITE));
         Path p;
         p.dgid = Gid::ipv4(10, 0, 0, 2);
         p.dmac = 0x020000000002ull;
         CHECK_OK(h.modify_qp_rtr(qp, p, 0x123, 0x1000, FROCE_MTU_1024));
         CHECK_OK(h.modify_qp_rts(qp, 0x2000));
+        QpAttr a;
+        CHECK_OK(h.query_qp(qp, &a));
+        CHECK(a.state == FROCE_QP_STATE_RTS && a.dest_qpn == 0x123 && a.rq_psn == 0x1000 && a.sq_psn == 0x2000 &&
+                  a.path_mtu == FROCE_MTU_1024 && a.access == FROCE_ACCESS_REMOTE_WRITE &&
+                  a.max_rd_atomic == caps.max_qp_init_rd_atom && a.max_dest_rd_atomic == caps.max_qp_rd_atom &&
+                  a.av.dmac == p.dmac && !std::memcmp(a.av.dgid, p.dgid.raw, 16),
+              "QUERY_QP after RTS: the attributes the host sent");
     }
+    std::vector<uint64_t> cnt;
+    CHECK_OK(h.query_counters(&cnt));
+    CHECK(cnt.size() == FROCE_CNT_NUM, "QUERY_COUNTERS: %zu counters", cnt.size());
+    std::printf("%s", h.mailbox()->stats_str().c_str());
 }
 
 }  // namespace
@@ -660,6 +758,7 @@ int main(int argc, char **argv) {
         test_wqe(seed);
         test_wire(dir);
         test_sim();
+        test_mbox_transport();
     }
     if (g_fail) {
         std::printf("FAIL: %d of %d checks failed%s\n", g_fail, g_checks, core ? " (core section)" : "");
