@@ -63,6 +63,10 @@ TOPS: list[tuple[str, dict[str, int], str]] = [
     ("froce_doorbell", {"NUM_QPS": 16, "NUM_CQS": 16, "NUM_UARS": 4}, "doorbell_16"),
     # the soft core (rtl/cpu; its RAM is block RAM, so only the core here)
     ("froce_cpu", {}, "cpu"),
+    # the firmware subsystem (rtl/fw: core, RAM, decoder, control-bus master,
+    # peripherals, DMA), its RAM shrunk to 1 KiB because the generic flow maps
+    # RAMs to flip-flops; the default 64 KiB adds 32 DP16KD on an ECP5
+    ("froce_fw", {"DATA_WIDTH": 64, "RAM_ADDR_WIDTH": 8}, "fw_64"),
     # the transport core with small tables (a board build picks its sizes)
     ("froce_core", {"DATA_WIDTH": 64, "NUM_QPS": 4, "NUM_CQS": 4, "NUM_MRS": 16, "NUM_MTT": 64,
                     "NUM_GIDS": 2, "NUM_UARS": 4}, "core_small_64"),

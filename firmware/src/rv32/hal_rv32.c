@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_hal.h on the soft core: memory-mapped registers. The addresses are a
- * PROPOSAL for the integration (firmware/README.md, "What the firmware
- * expects from the hardware"); each is a macro so the integrator changes
- * one line. Registers are 32-bit, accessed with aligned lw/sw.
+ * fw_hal.h on the soft core: memory-mapped registers of froce_fw
+ * (rtl/fw/froce_fw.v, docs/fw-subsystem.md), which decodes exactly these
+ * addresses: the control-bus window at FW_CTL_WINDOW (one m_ctl access per
+ * word), the peripheral page at FW_IO_BASE. Registers are 32-bit and take
+ * only aligned lw/sw: a byte or halfword access there is an access fault.
+ * A write-only register reads 0.
  */
 #include "fw.h"
 
@@ -56,6 +58,9 @@
 #define IO_DMA_LEN 0xCC
 #define IO_DMA_CTRL 0xD0	/* w: bit 0 start, bit 1 RAM -> host */
 #define IO_DMA_STATUS 0xD4	/* r: bit 0 busy, bit 1 error of the last transfer */
+/* While a transfer runs the engine owns the RAM's data port: a RAM load or
+ * store issued meanwhile waits for the end of the transfer (fetches and
+ * peripheral accesses do not), so dma() polls only DMA_STATUS. */
 
 static inline uint32_t io_rd(uint32_t off)
 {
