@@ -97,6 +97,10 @@ int fw_init(void)
 	fw.num_mrs = clip(fw_mrt_reg(FROCE_MRT_REGS_NUM_MRS_DW), 1u << 17);
 	fw.num_mtt = clip(fw_mrt_reg(FROCE_MRT_REGS_NUM_MTT_DW), 1u << 20);
 	fw.arena = p.arena;
+	/* every context the hardware has is cleared below, also those the
+	 * firmware will not hand out: a doorbell or packet naming one must
+	 * find an invalid context, not what the FPGA started with */
+	const uint32_t hw_qps = fw.num_qps, hw_cqs = fw.num_cqs;
 	/* fewer QPs, MRs, MTT entries and CQs than the hardware has when the
 	 * RAM is short; QUERY_CAPS reports what is usable */
 	while (tables_bytes() > p.arena_bytes) {
@@ -124,15 +128,16 @@ int fw_init(void)
 	memset(fw.arena, 0, fw.arena_used);
 
 	/* The context RAMs hold whatever the FPGA started with: make them
-	 * equal to the (zeroed) copies. QPCs also get their runtime state
-	 * cleared. The MR table cleared itself (MRT_REGS.INIT). */
+	 * equal to the (zeroed) copies, all hw_qps/hw_cqs of them. QPCs also
+	 * get their runtime state cleared. The MR table cleared itself
+	 * (MRT_REGS.INIT). */
 	_Alignas(4) uint8_t qpc[FROCE_QPC_SIZE];
 
 	memset(qpc, 0, sizeof qpc);
 	SET_DW(qpc, FROCE_QPC_LOAD_RESET, 1);
-	for (uint32_t q = 0; q < fw.num_qps; q++)
+	for (uint32_t q = 0; q < hw_qps; q++)
 		fw_ctx_write(FROCE_CTL_QPC_BASE + q * (uint32_t)FROCE_QPC_SIZE, qpc, FROCE_QPC_SIZE);
-	for (uint32_t n = 0; n < fw.num_cqs; n++)
+	for (uint32_t n = 0; n < hw_cqs; n++)
 		fw_ctx_clear(FROCE_CTL_CQC_BASE + n * (uint32_t)FROCE_CQC_SIZE, FROCE_CQC_SIZE);
 	for (uint32_t n = 1; n < fw.num_eqs; n++)
 		fw_ctx_clear(FROCE_CTL_EQC_BASE + n * (uint32_t)FROCE_EQC_SIZE, FROCE_EQC_SIZE);
