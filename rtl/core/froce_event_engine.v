@@ -33,7 +33,13 @@
  * m_msix_* (lowest vector first) and its pending bit cleared on the
  * handshake. Several events for one vector before the request coalesce.
  *
- * One event or doorbell at a time; doorbells first.
+ * Posted EQEs (s_post_*, the firmware: CMD_DONE, QP_EVENT, CQ_ERROR,
+ * PORT_CHANGE): dwords 0..2 as given, OWNER added; written like a completion
+ * event. One m_post_done pulse per accepted post, after the EQE is written
+ * (m_post_dropped 0) or at once when the EQ is disabled, out of range or
+ * full (m_post_dropped 1; counted in cnt_dropped like any dropped event).
+ *
+ * One event, post or doorbell at a time; doorbells first, then posts.
  */
 module froce_event_engine #(
     parameter NUM_EQS = 8,              // EQs, EQ 0 included, 2..64
@@ -62,6 +68,14 @@ module froce_event_engine #(
     output wire                     s_ev_ready,
     input  wire [23:0]              s_ev_cqn,
     input  wire [7:0]               s_ev_eqn,
+
+    /* EQEs posted by the firmware: dwords 2:0; one m_post_done per post */
+    input  wire                     s_post_valid,
+    output wire                     s_post_ready,
+    input  wire [5:0]               s_post_eqn,
+    input  wire [95:0]              s_post_dw,
+    output reg                      m_post_done,
+    output reg                      m_post_dropped,
 
     /* EQ doorbells (BAR0 EQ_DOORBELL) */
     input  wire                     s_db_valid,
@@ -113,10 +127,14 @@ localparam [1:0] E_IDLE = 2'd0, E_W0 = 2'd1, E_W1 = 2'd2, E_WAIT = 2'd3;
 reg [1:0] state;
 reg [EQW-1:0] eqn_reg;
 reg [23:0] cqn_reg;
+reg post_reg;                   // the EQE in flight is a post (post_dw_reg)
+reg [95:0] post_dw_reg;
 
-// the event's EQ, by the incoming EQN (checked in E_IDLE)
-wire ev_in_range = s_ev_eqn < NUM_EQS;
-wire [EQW-1:0] ev_eqn = s_ev_eqn[EQW-1:0];
+// the event's EQ, by the incoming EQN (checked in E_IDLE); a post is taken first
+wire take_post = s_post_valid;
+wire [7:0] in_eqn = take_post ? {2'b00, s_post_eqn} : s_ev_eqn;
+wire ev_in_range = in_eqn < NUM_EQS;
+wire [EQW-1:0] ev_eqn = in_eqn[EQW-1:0];
 wire ev_is0 = ev_eqn == {EQW{1'b0}};
 wire ev_valid_eq = ev_is0 ? eq0_enable : eq_valid[ev_eqn];
 wire [4:0] ev_log = ev_is0 ? eq0_log_size : eq_log[ev_eqn];
@@ -138,8 +156,12 @@ wire owner = ~cur_pi[cur_log];
 reg [127:0] eqe;
 always @* begin
     eqe = 128'd0;
-    eqe[`FROCE_EQE_TYPE_LSB +: `FROCE_EQE_TYPE_W] = `FROCE_EQE_TYPE_COMPLETION;
-    eqe[`FROCE_EQE_ID_LSB +: `FROCE_EQE_ID_W] = cqn_reg;
+    if (post_reg) begin
+        eqe[95:0] = post_dw_reg;
+    end else begin
+        eqe[`FROCE_EQE_TYPE_LSB +: `FROCE_EQE_TYPE_W] = `FROCE_EQE_TYPE_COMPLETION;
+        eqe[`FROCE_EQE_ID_LSB +: `FROCE_EQE_ID_W] = cqn_reg;
+    end
     eqe[`FROCE_EQE_OWNER_LSB] = owner;
 end
 
@@ -149,7 +171,8 @@ assign m_wr_data = state == E_W1 ? eqe[127:64] : eqe[63:0];
 assign m_wr_last = state == E_W1;
 
 assign s_db_ready = state == E_IDLE;
-assign s_ev_ready = state == E_IDLE && !s_db_valid;
+assign s_post_ready = state == E_IDLE && !s_db_valid;
+assign s_ev_ready = state == E_IDLE && !s_db_valid && !s_post_valid;
 
 // doorbell
 wire db_fire = s_db_valid && state == E_IDLE;
@@ -188,6 +211,8 @@ end
 
 integer ei;
 always @(posedge clk) begin
+    m_post_done <= 1'b0;
+    m_post_dropped <= 1'b0;
     // pending bits: cleared by the request, set by a raise (a raise wins)
     if (msix_fire) begin
         msix_pending[m_msix_vector] <= 1'b0;
@@ -204,13 +229,18 @@ always @(posedge clk) begin
                 if (s_db_arm)
                     eq_armed[db_eqn] <= !db_pending_eqes;
             end
-        end else if (s_ev_valid) begin
+        end else if (s_post_valid || s_ev_valid) begin
             eqn_reg <= ev_eqn;
             cqn_reg <= s_ev_cqn;
-            if (ev_ok)
+            post_reg <= take_post;
+            post_dw_reg <= s_post_dw;
+            if (ev_ok) begin
                 state <= E_W0;
-            else
+            end else begin
                 cnt_dropped <= cnt_dropped + 1'b1;
+                m_post_done <= take_post;
+                m_post_dropped <= take_post;
+            end
         end
     end
     E_W0: if (m_wr_ready) state <= E_W1;
@@ -219,6 +249,7 @@ always @(posedge clk) begin
         eq_pi[eqn_reg] <= cur_pi + 1'b1;
         eq_armed[eqn_reg] <= 1'b0;
         cnt_eqes <= cnt_eqes + 1'b1;
+        m_post_done <= post_reg;
         state <= E_IDLE;
     end
     default: state <= E_IDLE;
@@ -242,6 +273,9 @@ always @(posedge clk) begin
 
     if (rst) begin
         state <= E_IDLE;
+        post_reg <= 1'b0;
+        m_post_done <= 1'b0;
+        m_post_dropped <= 1'b0;
         msix_pending <= {NUM_VECTORS{1'b0}};
         eq_valid <= {NUM_EQS{1'b0}};
         eq_armed <= {NUM_EQS{1'b0}};
