@@ -50,6 +50,8 @@ CHECKS = [
     # firmware: RV32 image, native unit tests (gcc and clang, ASan/UBSan)
     # against a model of the hardware, a short fuzz run of the command decoder
     ("firmware", ["bash", "firmware/tests/run.sh"]),
+    ("fw-subsystem", ["bash", "tests/fw/run.sh"]),
+    ("mailbox-vs-firmware", ["bash", "tests/core/mbox.sh"]),
     ("two-nic-cosim", ["bash", "tests/core/run.sh"]),
     # error paths with asserted outcomes (and their negative control)
     ("cosim-error-scenarios", ["bash", "tests/core/scenarios.sh"]),

@@ -20,4 +20,8 @@ rtl/core/froce_bar0.v
 rtl/core/froce_tx_engine.v
 rtl/core/froce_rx_engine.v
 rtl/core/froce_netdev.v
+rtl/cpu/froce_cpu.v
+rtl/cpu/froce_cpu_ram.v
+rtl/fw/froce_fw_dma.v
+rtl/fw/froce_fw.v
 rtl/core/froce_core.v

@@ -23,22 +23,22 @@ module froce_core #(
     parameter [31:0] BUILD_ID = 32'd0,  // BAR0 BUILD_ID (e.g. git commit), set at synthesis
     parameter [47:0] MAC = 48'd0,       // BAR0 MAC_LO/HI: permanent MAC, 0 = none
     parameter AXI_ID_WIDTH = 4,
+    parameter FW_INIT_FILE = "",        // firmware image for the soft core's RAM ($readmemh, build/firmware/froce-fw.hex)
+    parameter FW_RAM_ADDR_WIDTH = 14,   // soft-core RAM: 2**FW_RAM_ADDR_WIDTH words (14: 64 KiB)
+    parameter CLK_HZ = 156250000,       // clock frequency: the firmware's millisecond tick
+    parameter [7:0] LINK_SPEED_GBPS = 8'd10, // BAR0 LINK_STATUS.SPEED_GBPS while link_up
     parameter DB_ADDR_W = `FROCE_UAR_PAGE_SHIFT + $clog2(NUM_UARS)
 ) (
     input  wire                         clk,
     input  wire                         rst,
 
-    /* Internal control bus (context tables): the soft core's port; in
-     * simulation the harness's. Word addresses (byte offset >> 2) in the
-     * CTL_* map of froce_hw.vh. One access per valid && ready; a read's data
-     * comes back on ctl_rvalid, in order. */
-    input  wire                         ctl_valid,
-    output wire                         ctl_ready,
-    input  wire                         ctl_write,
-    input  wire [22:0]                  ctl_addr,
-    input  wire [31:0]                  ctl_wdata,
-    output wire [31:0]                  ctl_rdata,
-    output wire                         ctl_rvalid,
+    /* Ethernet link state from the MAC/PHY (BAR0 LINK_STATUS, DEV_STATUS) */
+    input  wire                         link_up,
+
+    /* Firmware console: one byte per valid (to a UART on a board, printed
+     * by the simulator) */
+    output wire                         fw_console_valid,
+    output wire [7:0]                   fw_console_data,
 
     /* BAR0 registers: AXI4-Lite slave, 32-bit data (froce_bar0, the BAR0
      * map of spec/device.toml) */
@@ -130,9 +130,10 @@ module froce_core #(
 );
 
 /*
- * Blocks (docs/transport-engine.md):
+ * Blocks (docs/transport-engine.md, docs/firmware-subsystem.md):
  *
- *   ctl bus ---------------> context store (here): QPC/CQC/GID commits to
+ *   BAR0 CMD -> froce_fw (soft core + firmware): the only writer of contexts
+ *   froce_fw ctl bus ------> context store (here): QPC/CQC/GID commits to
  *                            the engines' copies; MR/MTT writes to both
  *                            translation units; counters read back
  *   BAR2 ------------------> froce_doorbell -> SQ doorbells -> tx engine
@@ -195,6 +196,11 @@ end
 // ---------------------------------------------------------------------------
 // Control bus: context staging and commits, counters
 // ---------------------------------------------------------------------------
+
+// the control bus: froce_fw (the firmware) is its only master
+wire ctl_valid, ctl_ready, ctl_write, ctl_rvalid;
+wire [22:0] ctl_addr;
+wire [31:0] ctl_wdata, ctl_rdata;
 
 wire sel_mrt = ctl_addr < A_QPC;
 wire sel_qpc = ctl_addr >= A_QPC && ctl_addr < A_CQC;
@@ -408,18 +414,19 @@ wire [1:0] wr_st_tag;
 wire wr_st_valid;
 wire [3:0] wr_st_err;
 
-// AXI signals of the five engines, packed for the mux (reads: 0 requester,
-// 1 responder, 2 netdev; writes: 0 the ordered write queue, 1 netdev)
-wire [3*S_ID-1:0] ar_id; wire [3*64-1:0] ar_addr; wire [3*8-1:0] ar_len; wire [3*3-1:0] ar_size;
-wire [3*2-1:0] ar_burst; wire [2:0] ar_lock; wire [3*4-1:0] ar_cache; wire [3*3-1:0] ar_prot;
-wire [2:0] ar_valid, ar_ready;
-wire [3*S_ID-1:0] r_id; wire [3*DATA_WIDTH-1:0] r_data; wire [3*2-1:0] r_resp;
-wire [2:0] r_last, r_valid, r_ready;
-wire [2*S_ID-1:0] aw_id; wire [2*64-1:0] aw_addr; wire [2*8-1:0] aw_len; wire [2*3-1:0] aw_size;
-wire [2*2-1:0] aw_burst; wire [1:0] aw_lock; wire [2*4-1:0] aw_cache; wire [2*3-1:0] aw_prot;
-wire [1:0] aw_valid, aw_ready;
-wire [2*DATA_WIDTH-1:0] w_data; wire [2*W-1:0] w_strb; wire [1:0] w_last, w_valid, w_ready;
-wire [2*S_ID-1:0] b_id; wire [2*2-1:0] b_resp; wire [1:0] b_valid, b_ready;
+// AXI signals of the seven engines, packed for the mux (reads: 0 requester,
+// 1 responder, 2 netdev, 3 firmware; writes: 0 the ordered write queue,
+// 1 netdev, 2 firmware)
+wire [4*S_ID-1:0] ar_id; wire [4*64-1:0] ar_addr; wire [4*8-1:0] ar_len; wire [4*3-1:0] ar_size;
+wire [4*2-1:0] ar_burst; wire [3:0] ar_lock; wire [4*4-1:0] ar_cache; wire [4*3-1:0] ar_prot;
+wire [3:0] ar_valid, ar_ready;
+wire [4*S_ID-1:0] r_id; wire [4*DATA_WIDTH-1:0] r_data; wire [4*2-1:0] r_resp;
+wire [3:0] r_last, r_valid, r_ready;
+wire [3*S_ID-1:0] aw_id; wire [3*64-1:0] aw_addr; wire [3*8-1:0] aw_len; wire [3*3-1:0] aw_size;
+wire [3*2-1:0] aw_burst; wire [2:0] aw_lock; wire [3*4-1:0] aw_cache; wire [3*3-1:0] aw_prot;
+wire [2:0] aw_valid, aw_ready;
+wire [3*DATA_WIDTH-1:0] w_data; wire [3*W-1:0] w_strb; wire [2:0] w_last, w_valid, w_ready;
+wire [3*S_ID-1:0] b_id; wire [3*2-1:0] b_resp; wire [2:0] b_valid, b_ready;
 
 froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(3), .AXI_ID_WIDTH(S_ID)) dma_rd_tx (
     .clk(clk), .rst(rst),
@@ -522,7 +529,7 @@ froce_dma_wr #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_
     .m_axi_bid(b_id[S_ID +: S_ID]), .m_axi_bresp(b_resp[2 +: 2]), .m_axi_bvalid(b_valid[1]), .m_axi_bready(b_ready[1])
 );
 
-froce_axi_mux #(.DATA_WIDTH(DATA_WIDTH), .N_RD(3), .N_WR(2), .S_ID_WIDTH(S_ID), .M_ID_WIDTH(AXI_ID_WIDTH)) axi_mux (
+froce_axi_mux #(.DATA_WIDTH(DATA_WIDTH), .N_RD(4), .N_WR(3), .S_ID_WIDTH(S_ID), .M_ID_WIDTH(AXI_ID_WIDTH)) axi_mux (
     .clk(clk), .rst(rst),
     .s_axi_arid(ar_id), .s_axi_araddr(ar_addr), .s_axi_arlen(ar_len), .s_axi_arsize(ar_size),
     .s_axi_arburst(ar_burst), .s_axi_arlock(ar_lock), .s_axi_arcache(ar_cache), .s_axi_arprot(ar_prot),
@@ -899,6 +906,69 @@ froce_cq_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_CQS(NUM_CQS)) cq_engine (
 );
 
 // ---------------------------------------------------------------------------
+// Firmware subsystem: the soft core, its RAM and peripherals (froce_fw). It
+// answers the BAR0 mailbox, is the only master of the control bus, posts
+// EQEs through the event engine and reaches host memory on AXI ports 3 (read)
+// and 2 (write) of the mux.
+// ---------------------------------------------------------------------------
+
+wire mbox_db_valid;
+wire [31:0] mbox_db_value;
+wire [63:0] mbox_addr;
+wire [31:0] fw_cmd_status, fw_version, fw_heartbeat;
+wire fw_dev_ready;
+wire fw_eqe_valid, fw_eqe_ready, fw_eqe_done, fw_eqe_dropped;
+wire [5:0] fw_eqe_eqn;
+wire [95:0] fw_eqe_dw;
+// station MAC, MTU and filter modes the firmware sets (SET_PORT): not
+// consumed yet, the parser accepts every destination MAC
+wire [47:0] fw_port_mac;
+wire [15:0] fw_port_mtu;
+wire fw_port_promisc, fw_port_allmulti, fw_port_cfg_we;
+// engine events for the firmware (QP moved to error, CQ write failed): the
+// engines do not raise any yet
+wire unused_async_ready;
+reg [31:0] fw_link_status;      // the BAR0 LINK_STATUS word
+always @* begin
+    fw_link_status = 32'd0;
+    fw_link_status[`FROCE_REG_LINK_STATUS_UP_SHIFT] = link_up;
+    fw_link_status[`FROCE_REG_LINK_STATUS_SPEED_GBPS_SHIFT +: `FROCE_REG_LINK_STATUS_SPEED_GBPS_W] =
+        link_up ? LINK_SPEED_GBPS : 8'd0;
+end
+
+froce_fw #(.RAM_ADDR_WIDTH(FW_RAM_ADDR_WIDTH), .INIT_FILE(FW_INIT_FILE), .CLK_HZ(CLK_HZ),
+           .NUM_QPS(NUM_QPS), .NUM_CQS(NUM_CQS), .NUM_GIDS(NUM_GIDS), .NUM_UARS(NUM_UARS),
+           .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), .RD_ATOMIC_MAX(RD_ATOMIC_MAX), .MAC(MAC),
+           .DATA_WIDTH(DATA_WIDTH)) fw (
+    .clk(clk), .rst(rst),
+    .m_ctl_valid(ctl_valid), .m_ctl_ready(ctl_ready), .m_ctl_write(ctl_write), .m_ctl_addr(ctl_addr),
+    .m_ctl_wdata(ctl_wdata), .m_ctl_rdata(ctl_rdata), .m_ctl_rvalid(ctl_rvalid),
+    .mbox_db_valid(mbox_db_valid), .mbox_db_value(mbox_db_value), .mbox_addr(mbox_addr),
+    .cmd_status(fw_cmd_status), .fw_version(fw_version), .dev_ready(fw_dev_ready), .heartbeat(fw_heartbeat),
+    .link_status(fw_link_status),
+    .port_mac(fw_port_mac), .port_mtu(fw_port_mtu), .port_promisc(fw_port_promisc),
+    .port_allmulti(fw_port_allmulti), .port_cfg_we(fw_port_cfg_we),
+    .m_eqe_valid(fw_eqe_valid), .m_eqe_ready(fw_eqe_ready), .m_eqe_eqn(fw_eqe_eqn), .m_eqe_dw(fw_eqe_dw),
+    .s_eqe_done(fw_eqe_done), .s_eqe_dropped(fw_eqe_dropped),
+    .s_async_valid(1'b0), .s_async_ready(unused_async_ready), .s_async_type(8'd0), .s_async_subtype(8'd0),
+    .s_async_id(24'd0),
+    .console_valid(fw_console_valid), .console_data(fw_console_data),
+    .m_axi_arid(ar_id[3*S_ID +: S_ID]), .m_axi_araddr(ar_addr[192 +: 64]), .m_axi_arlen(ar_len[24 +: 8]),
+    .m_axi_arsize(ar_size[9 +: 3]), .m_axi_arburst(ar_burst[6 +: 2]), .m_axi_arlock(ar_lock[3]),
+    .m_axi_arcache(ar_cache[12 +: 4]), .m_axi_arprot(ar_prot[9 +: 3]), .m_axi_arvalid(ar_valid[3]),
+    .m_axi_arready(ar_ready[3]),
+    .m_axi_rid(r_id[3*S_ID +: S_ID]), .m_axi_rdata(r_data[3*DATA_WIDTH +: DATA_WIDTH]),
+    .m_axi_rresp(r_resp[6 +: 2]), .m_axi_rlast(r_last[3]), .m_axi_rvalid(r_valid[3]), .m_axi_rready(r_ready[3]),
+    .m_axi_awid(aw_id[2*S_ID +: S_ID]), .m_axi_awaddr(aw_addr[128 +: 64]), .m_axi_awlen(aw_len[16 +: 8]),
+    .m_axi_awsize(aw_size[6 +: 3]), .m_axi_awburst(aw_burst[4 +: 2]), .m_axi_awlock(aw_lock[2]),
+    .m_axi_awcache(aw_cache[8 +: 4]), .m_axi_awprot(aw_prot[6 +: 3]),
+    .m_axi_awvalid(aw_valid[2]), .m_axi_awready(aw_ready[2]),
+    .m_axi_wdata(w_data[2*DATA_WIDTH +: DATA_WIDTH]), .m_axi_wstrb(w_strb[2*W +: W]), .m_axi_wlast(w_last[2]),
+    .m_axi_wvalid(w_valid[2]), .m_axi_wready(w_ready[2]),
+    .m_axi_bid(b_id[2*S_ID +: S_ID]), .m_axi_bresp(b_resp[4 +: 2]), .m_axi_bvalid(b_valid[2]), .m_axi_bready(b_ready[2])
+);
+
+// ---------------------------------------------------------------------------
 // Event queues, MSI-X and the BAR0 registers
 // ---------------------------------------------------------------------------
 
@@ -919,6 +989,8 @@ froce_event_engine #(.NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS)) event_engine 
     .eq0_addr(eq0_addr), .eq0_log_size(eq0_log_size), .eq0_vector(eq0_vector), .eq0_enable(eq0_enable),
     .eq0_cfg_we(eq0_cfg_we),
     .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev_cqn(ev_cqn), .s_ev_eqn(ev_eqn),
+    .s_post_valid(fw_eqe_valid), .s_post_ready(fw_eqe_ready), .s_post_eqn(fw_eqe_eqn), .s_post_dw(fw_eqe_dw),
+    .m_post_done(fw_eqe_done), .m_post_dropped(fw_eqe_dropped),
     .s_db_valid(eqdb_valid), .s_db_ready(eqdb_ready), .s_db_eqn(eqdb_eqn), .s_db_ci(eqdb_ci), .s_db_arm(eqdb_arm),
     .m_wr_valid(ev_wr_valid), .m_wr_ready(wq_push_ev), .m_wr_addr(ev_wr_addr), .m_wr_data(ev_wr_data),
     .m_wr_last(ev_wr_last), .wr_done(ev_wr_done),
@@ -999,9 +1071,6 @@ end
 assign msix_pending = ev_msix_pending | nd_pba;
 
 // CAPS: what the engine does end to end today (RDMA READ and atomics, the netdev rings)
-wire unused_mbox_db_valid;
-wire [31:0] unused_mbox_db_value;
-wire [63:0] unused_mbox_addr;
 localparam [31:0] CAPS = (32'd1 << `FROCE_REG_CAPS_ATOMIC_SHIFT) | (32'd1 << `FROCE_REG_CAPS_NETDEV_SHIFT);
 
 froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), .BUILD_ID(BUILD_ID),
@@ -1014,11 +1083,11 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
     .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
     .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid),
     .s_axil_rready(s_axil_rready),
-    // no firmware (READY, FW_VERSION, HEARTBEAT, FATAL) and no MAC link status yet
-    .st_ready(1'b0), .st_fatal(1'b0), .st_fatal_syndrome(32'd0), .st_link_up(1'b0), .st_link_speed(8'd0),
-    .st_heartbeat(32'd0), .fw_version(32'd0),
-    .mbox_db_valid(unused_mbox_db_valid), .mbox_db_value(unused_mbox_db_value), .mbox_addr(unused_mbox_addr),
-    .cmd_status(32'd0),
+    // DEV_STATUS.FATAL is not driven yet (a firmware that fails to start prints and halts)
+    .st_ready(fw_dev_ready), .st_fatal(1'b0), .st_fatal_syndrome(32'd0), .st_link_up(link_up),
+    .st_link_speed(LINK_SPEED_GBPS), .st_heartbeat(fw_heartbeat), .fw_version(fw_version),
+    .mbox_db_valid(mbox_db_valid), .mbox_db_value(mbox_db_value), .mbox_addr(mbox_addr),
+    .cmd_status(fw_cmd_status),
     .eq0_addr(eq0_addr), .eq0_log_size(eq0_log_size), .eq0_vector(eq0_vector), .eq0_enable(eq0_enable),
     .eq0_cfg_we(eq0_cfg_we),
     .m_eqdb_valid(eqdb_valid), .m_eqdb_ready(eqdb_ready), .m_eqdb_eqn(eqdb_eqn), .m_eqdb_ci(eqdb_ci),
@@ -1138,7 +1207,8 @@ wire unused_core = ^{cq_arm_sn, db_accepted, c_eqes, c_msix, eqc_off[2:0],
                      c_resp_pkts, c_wqes, c_cqes, c_cq_err, c_split_err, c_dma_err, c_tx_len_err,
                      wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], c_nak_sent,
                      qpc_off[4:0], cqc_off[2:0], gid_off[2:0], c_retrans,
-                     unused_mbox_db_valid, unused_mbox_db_value, unused_mbox_addr};
+                     fw_port_mac, fw_port_mtu, fw_port_promisc, fw_port_allmulti, fw_port_cfg_we,
+                     unused_async_ready};
 
 endmodule
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "Vfroce_core.h"
+#include "Vfroce_core___024root.h"
 #include "froce_hw.h"
 #include "verilated.h"
 
@@ -56,10 +57,7 @@ void Nic::reset() {
     Vfroce_core *m = impl_->top.get();
     m->rst = 1;
     m->clk = 0;
-    m->ctl_valid = 0;
-    m->ctl_write = 0;
-    m->ctl_addr = 0;
-    m->ctl_wdata = 0;
+    m->link_up = 1;
     m->s_axil_db_awvalid = 0;
     m->s_axil_db_wvalid = 0;
     m->s_axil_db_bready = 0;
@@ -84,7 +82,7 @@ void Nic::reset() {
     }
     m->rst = 0;
     m->eval();
-    ctl_ = CtlMaster();
+    console_line_.clear();
     bar0_ = Bar0Access();
     db_aw_done_ = db_w_done_ = false;
     rx_off_ = 0;
@@ -107,8 +105,6 @@ void Nic::tick() {
     m->m_axi_bvalid = pins_.bvalid;
     m->m_axi_bresp = pins_.bresp;
     m->m_axi_bid = pins_.bid & 0xf;
-
-    ctl_.drive(m);
 
     const bool db_active = !db_q_.empty();
     if (db_active) {
@@ -156,10 +152,7 @@ void Nic::tick() {
     m->eval();
 
     // ---- 2. outputs and handshakes of this cycle ----
-    ctl_.sample(m);
-    stats_.ctl_writes = ctl_.writes;
-    stats_.ctl_reads = ctl_.reads;
-    stats_.ctl_stray_rvalid = ctl_.stray_rvalid;
+    if (m->fw_console_valid) console_byte(char(m->fw_console_data));
 
     if (b0w) {
         if (m->s_axil_awvalid && m->s_axil_awready) bar0_.aw_done = true;
@@ -263,13 +256,23 @@ void Nic::tick() {
     stats_.cycles++;
 }
 
-Status Nic::ctl_write32(uint32_t byte_off, uint32_t v) {
-    return ctl_.access("NIC " + cfg_.name, true, byte_off, v, nullptr, cfg_.ctl_timeout, [this] { advance(); },
-                       cycle());
+void Nic::fw_core_counters(uint64_t *cycles, uint64_t *instret) const {
+    const Vfroce_core___024root *r = impl_->top->rootp;
+    *cycles = r->froce_core__DOT__fw__DOT__u_cpu__DOT__mcycle_reg;
+    *instret = r->froce_core__DOT__fw__DOT__u_cpu__DOT__minstret_reg;
 }
 
-Status Nic::ctl_read32(uint32_t byte_off, uint32_t *v) {
-    return ctl_.access("NIC " + cfg_.name, false, byte_off, 0, v, cfg_.ctl_timeout, [this] { advance(); }, cycle());
+void Nic::console_byte(char c) {
+    stats_.console_bytes++;
+    if (c == '\r') return;
+    if (c != '\n' && console_line_.size() < 400) {
+        console_line_ += c;
+        return;
+    }
+    console_log_.push_back(console_line_);
+    if (console_log_.size() > 64) console_log_.pop_front();
+    if (cfg_.fw_console) std::fprintf(stderr, "fw %s: %s\n", cfg_.name.c_str(), console_line_.c_str());
+    console_line_.clear();
 }
 
 Status Nic::bar0_access(bool write, uint32_t off, uint32_t wdata, uint32_t *rdata) {
@@ -344,11 +347,11 @@ std::string Nic::port_state() const {
     const Vfroce_core *m = impl_->top.get();
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "NIC %s cycle %" PRIu64 ": ctl %s; doorbells queued %zu (aw %s, w %s); rx frames queued %zu "
+                  "NIC %s cycle %" PRIu64 ": doorbells queued %zu (aw %s, w %s); rx frames queued %zu "
                   "(tready %d); tx frames %" PRIu64 "; rx frames %" PRIu64 "; axi ar %" PRIu64 " aw %" PRIu64
                   " bursts; msix %" PRIu64,
                   cfg_.name.c_str(), stats_.cycles,
-                  !ctl_.active ? "idle" : ctl_.accepted ? "waiting for rvalid" : "waiting for ready", db_q_.size(),
+                  db_q_.size(),
                   db_q_.empty() ? "-" : db_aw_done_ ? "done" : "pending", db_q_.empty() ? "-" : db_w_done_ ? "done" : "pending", rx_q_.size(),
                   int(m->s_eth_rx_tready), stats_.tx_frames, stats_.rx_frames, mem_.stats().ar_bursts,
                   mem_.stats().aw_bursts, stats_.msix);

@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "axi_mem.h"
-#include "ctl_bus.h"
 #include "status.h"
 
 namespace froce_sim {
@@ -33,7 +32,8 @@ struct NicConfig {
     unsigned tx_gap = 3;             // cycles tready stays low after a frame's last beat
                                      // (preamble + FCS + IFG = 24 bytes = 3 beats at 10G)
     unsigned rx_gap = 0;             // idle cycles between frames into s_eth_rx
-    uint64_t ctl_timeout = 200000;   // cycles a control access may wait for ready / rvalid
+    uint64_t ctl_timeout = 200000;   // cycles a BAR0 access may wait for its response
+    bool fw_console = true;          // print the firmware's console lines on stderr ("fw NAME: ...")
     int x_init = 2;                  // Verilator randReset: 0 zeros, 1 ones, 2 random (seeded)
     unsigned reset_cycles = 16;
 };
@@ -41,7 +41,7 @@ struct NicConfig {
 struct NicStats {
     uint64_t cycles = 0;
     uint64_t tx_frames = 0, tx_bytes = 0, rx_frames = 0, rx_bytes = 0;
-    uint64_t ctl_writes = 0, ctl_reads = 0, ctl_stray_rvalid = 0;
+    uint64_t console_bytes = 0;      // bytes the firmware wrote to its console
     uint64_t doorbells = 0, doorbell_bresp_err = 0;
     uint64_t bar0_writes = 0, bar0_reads = 0;
     uint64_t msix = 0;                   // MSI-X requests taken (valid && ready)
@@ -79,7 +79,7 @@ public:
     void tick();
     uint64_t cycle() const { return stats_.cycles; }
 
-    // What the blocking calls below (ctl_*, wait_doorbells) use to let time
+    // What the blocking calls below (bar0_*, wait_doorbells) use to let time
     // pass. Default: tick() this NIC. froce-sim installs its lockstep step so
     // that the other NIC and the wires advance too.
     void set_stepper(std::function<void()> f) { stepper_ = std::move(f); }
@@ -87,10 +87,6 @@ public:
         if (stepper_) stepper_();
         else tick();
     }
-
-    // ---- internal control bus (blocking; byte offsets in the CTL_* map) ----
-    Status ctl_write32(uint32_t byte_off, uint32_t v);
-    Status ctl_read32(uint32_t byte_off, uint32_t *v);
 
     // ---- BAR0 registers (AXI4-Lite, 32-bit; blocking; byte offsets in the
     // BAR0 map, FROCE_REG_* / FROCE_BAR0_*; waits at most ctl_timeout cycles).
@@ -115,6 +111,11 @@ public:
     const AxiMem &mem() const { return mem_; }
 
     const NicStats &stats() const { return stats_; }
+    // The soft core's mcycle and minstret (simulation-only read of the core's
+    // counters, sim/core/froce_core.vlt): CPI of firmware work.
+    void fw_core_counters(uint64_t *cycles, uint64_t *instret) const;
+    // The firmware's last console lines (at most 64), oldest first: for error messages.
+    const std::deque<std::string> &console_log() const { return console_log_; }
     // One line on the state of the ports, for timeout messages.
     std::string port_state() const;
 
@@ -128,7 +129,10 @@ private:
     NicStats stats_;
     std::mt19937_64 rng_;
 
-    CtlMaster ctl_;   // control bus master: one access in flight
+    // firmware console: the line being received, the last lines received
+    std::string console_line_;
+    std::deque<std::string> console_log_;
+    void console_byte(char c);
 
     // BAR0 master: one access at a time
     struct Bar0Access {

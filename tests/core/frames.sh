@@ -19,9 +19,7 @@
 # Environment: FROCE_BUILD (where sim/core builds, default build/; froce-perf is
 # $FROCE_BUILD/bin/froce-perf), FROCE_PCAP (default build/bin/froce-pcap),
 # FRAMES_NO_BUILD=1 (use the binaries as they are), CORE_SEED (default 1),
-# FRAMES_KEEP=1 (keep the captures; their directory is printed), CORE_FW_BRIDGE=1
-# (the *-fwbridge binaries: the native firmware serves the mailbox over
-# froce_core's control port, sim/core/fw_bridge.cpp; until the RTL has its soft core).
+# FRAMES_KEEP=1 (keep the captures; their directory is printed).
 # Exit status: 0 only if every run that must pass passed and every frame passed.
 set -euo pipefail
 
@@ -29,14 +27,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 
 BUILD_DIR="${FROCE_BUILD:-$ROOT/build}"
-SUFFIX=""
-TARGETS="all"
-if [[ "${CORE_FW_BRIDGE:-0}" == 1 ]]; then
-    SUFFIX="-fwbridge"
-    TARGETS="all bridge"
-fi
-PERF="$BUILD_DIR/bin/froce-perf$SUFFIX"
-SCENARIO="$BUILD_DIR/bin/froce-scenario$SUFFIX"
+PERF="$BUILD_DIR/bin/froce-perf"
+SCENARIO="$BUILD_DIR/bin/froce-scenario"
 export FROCE_PCAP="${FROCE_PCAP:-$ROOT/build/bin/froce-pcap}"
 PY=/usr/bin/python3
 SEED="${CORE_SEED:-1}"
@@ -54,7 +46,7 @@ fi
 if [[ "${FRAMES_NO_BUILD:-0}" != 1 ]]; then
     echo "== build"
     mkdir -p "$BUILD_DIR"
-    if ! make -s -C sim/core JOBS=2 BUILD="$BUILD_DIR" $TARGETS >"$OUT/build-core.log" 2>&1; then
+    if ! make -s -C sim/core JOBS=2 BUILD="$BUILD_DIR" >"$OUT/build-core.log" 2>&1; then
         tail -40 "$OUT/build-core.log"
         echo "frames.sh: FAIL: make -C sim/core"
         exit 1

@@ -17,10 +17,7 @@
 #    build/sim/core/logs/<case>.log).
 #
 # Environment: CORE_SEED (default 1), CORE_ITERS (messages per case, default 32;
-# 65536-byte cases use a quarter), CORE_TIMEOUT (seconds per case, default 600),
-# CORE_FW_BRIDGE=1 (run the *-fwbridge binaries: the native firmware serves the
-# mailbox over froce_core's control port, sim/core/fw_bridge.cpp; until the
-# RTL has its soft core).
+# 65536-byte cases use a quarter), CORE_TIMEOUT (seconds per case, default 600).
 # Exit status: 0 only if everything passed.
 set -euo pipefail
 
@@ -32,12 +29,6 @@ ITERS="${CORE_ITERS:-32}"
 TMO="${CORE_TIMEOUT:-600}"
 LOGS="build/sim/core/logs"
 mkdir -p "$LOGS"
-SUFFIX=""
-TARGETS="all"
-if [[ "${CORE_FW_BRIDGE:-0}" == 1 ]]; then
-    SUFFIX="-fwbridge"
-    TARGETS="all bridge"
-fi
 
 section() {
     echo
@@ -45,12 +36,12 @@ section() {
 }
 
 section "build (sim/core/Makefile, RTL from rtl/core/froce_core.f)"
-if ! make -s -C sim/core JOBS=2 $TARGETS >"$LOGS/build.log" 2>&1; then
+if ! make -s -C sim/core JOBS=2 >"$LOGS/build.log" 2>&1; then
     tail -40 "$LOGS/build.log"
     echo "run.sh: FAIL: build (log: $LOGS/build.log)"
     exit 1
 fi
-echo "built build/bin/froce-perf$SUFFIX and build/bin/froce-sim-selftest$SUFFIX"
+echo "built build/bin/froce-perf and build/bin/froce-sim-selftest"
 
 section "harness self-test"
 if ! build/bin/froce-sim-selftest --seed "$SEED" >"$LOGS/selftest.log" 2>&1; then
@@ -94,17 +85,17 @@ run_case() {
     fi
 }
 
-run_case selftest-core build/bin/froce-sim-selftest$SUFFIX --core --seed "$SEED"
+run_case selftest-core build/bin/froce-sim-selftest --core --seed "$SEED"
 for op in write send read; do
     for size in 0 1 4095 4096 4097 65536; do
         iters="$ITERS"
         [[ $size -ge 65536 ]] && iters=$(( (ITERS + 3) / 4 ))
-        run_case "$op-$size" build/bin/froce-perf$SUFFIX "$op" --size "$size" --iters "$iters" --seed "$SEED" \
+        run_case "$op-$size" build/bin/froce-perf "$op" --size "$size" --iters "$iters" --seed "$SEED" \
             --idle-cycles 200000
     done
 done
-run_case read-1MiB build/bin/froce-perf$SUFFIX read --size 1048576 --iters 3 --seed "$SEED"
-run_case atomic-mix build/bin/froce-perf$SUFFIX atomic --iters "$((ITERS * 4))" --qps 2 --seed "$SEED"
+run_case read-1MiB build/bin/froce-perf read --size 1048576 --iters 3 --seed "$SEED"
+run_case atomic-mix build/bin/froce-perf atomic --iters "$((ITERS * 4))" --qps 2 --seed "$SEED"
 
 echo
 echo "$passed passed, $failed failed"

@@ -14,10 +14,7 @@
 # 3. negative control: froce-scenario all --inject-error runs every scenario
 #    without its error; every one of them must FAIL, or the checks are blind
 #
-# Environment: SCEN_SEED (default 1), CORE_FW_BRIDGE=1 (froce-scenario-fwbridge:
-# the native firmware serves the mailbox over froce_core's control port,
-# sim/core/fw_bridge.cpp; until the RTL has its soft core). Logs in
-# build/sim/core/logs/.
+# Environment: SCEN_SEED (default 1). Logs in build/sim/core/logs/.
 # Exit status: 0 only if every scenario passed and every negative control failed.
 set -euo pipefail
 
@@ -27,15 +24,9 @@ cd "$ROOT"
 SEED="${SCEN_SEED:-1}"
 LOGS="build/sim/core/logs"
 mkdir -p "$LOGS"
-SUFFIX=""
-TARGETS="all"
-if [[ "${CORE_FW_BRIDGE:-0}" == 1 ]]; then
-    SUFFIX="-fwbridge"
-    TARGETS="all bridge"
-fi
 
 echo "== build (sim/core/Makefile, RTL from rtl/core/froce_core.f)"
-if ! make -s -C sim/core JOBS=2 $TARGETS >"$LOGS/scenario-build.log" 2>&1; then
+if ! make -s -C sim/core JOBS=2 >"$LOGS/scenario-build.log" 2>&1; then
     tail -40 "$LOGS/scenario-build.log"
     echo "scenarios.sh: FAIL: build (log: $LOGS/scenario-build.log)"
     exit 1
@@ -44,14 +35,14 @@ fi
 status=0
 echo
 echo "== froce-scenario all --seed $SEED"
-if ! build/bin/froce-scenario$SUFFIX all --seed "$SEED" | tee "$LOGS/scenarios.log"; then
+if ! build/bin/froce-scenario all --seed "$SEED" | tee "$LOGS/scenarios.log"; then
     status=1
 fi
 
 echo
 echo "== negative control: froce-scenario all --inject-error (every scenario must FAIL)"
 rc=0
-build/bin/froce-scenario$SUFFIX all --seed "$SEED" --inject-error >"$LOGS/scenarios-inject.log" 2>&1 || rc=$?
+build/bin/froce-scenario all --seed "$SEED" --inject-error >"$LOGS/scenarios-inject.log" 2>&1 || rc=$?
 blind="$(grep '^result: ok' "$LOGS/scenarios-inject.log" || true)"
 if [[ $rc -eq 0 || -n "$blind" ]]; then
     echo "FAIL: scenarios passed without their error (log $LOGS/scenarios-inject.log):"
