@@ -55,6 +55,7 @@ bench: froce-pcap
 	$(PCAP_TOOL) bench
 	bash scripts/bench_core.sh
 	bash scripts/bench_cpu.sh
+	bash scripts/bench_fw.sh
 	$(PYTHON) scripts/synth.py --flow generic --flow ecp5 --flow xilinx
 
 synth: check-deps
