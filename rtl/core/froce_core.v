@@ -737,6 +737,11 @@ wire [CQE_BITS-1:0] rcqe;
 wire [63:0] c_rx_pkts, c_dup, c_oos, c_nak_sent, c_rnr_sent, c_access_err, c_rx_dropped;
 wire [63:0] c_seq_nak_rcvd, c_acc_nak_rcvd, c_inv_nak_rcvd, c_rnr_retry_exc, c_out_of_buffer, c_len_err, c_qkey_err;
 
+// affiliated asynchronous events (responder side to error) for the firmware
+wire rx_qpev_valid;
+wire [23:0] rx_qpev_qpn;
+wire [7:0] rx_qpev_subtype;
+
 froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTSTANDING),
                   .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) rx_engine (
     .clk(clk), .rst(rst),
@@ -765,6 +770,7 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .m_scat_last(scat_last), .m_scat_discard(scat_discard), .wr_done(wr_done_rx),
     .m_sw_valid(sw_valid), .m_sw_ready(sw_ready), .m_sw_addr(sw_addr), .m_sw_data(sw_data), .m_sw_len(sw_len),
     .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe(rcqe),
+    .m_qpev_valid(rx_qpev_valid), .m_qpev_qpn(rx_qpev_qpn), .m_qpev_subtype(rx_qpev_subtype),
     .cnt_rx_pkts(c_rx_pkts), .cnt_dup(c_dup), .cnt_oos(c_oos), .cnt_nak_sent(c_nak_sent),
     .cnt_rnr_sent(c_rnr_sent), .cnt_seq_nak_rcvd(c_seq_nak_rcvd), .cnt_acc_nak_rcvd(c_acc_nak_rcvd),
     .cnt_inv_nak_rcvd(c_inv_nak_rcvd), .cnt_access_err(c_access_err),
@@ -925,9 +931,18 @@ wire [95:0] fw_eqe_dw;
 wire [47:0] fw_port_mac;
 wire [15:0] fw_port_mtu;
 wire fw_port_promisc, fw_port_allmulti, fw_port_cfg_we;
-// engine events for the firmware (QP moved to error, CQ write failed): the
-// engines do not raise any yet
-wire unused_async_ready;
+// engine events for the firmware: the rx engine's responder-side QP errors
+// (the firmware moves the QP to ERR and posts the affiliated event on EQ 0).
+// The FIFO holds 16 and the firmware drains up to 16 per loop; an event
+// that finds it full is lost and counted (ICNT_ASYNC_LOST).
+wire async_ready;
+reg [63:0] c_async_lost;
+always @(posedge clk) begin
+    if (rx_qpev_valid && !async_ready)
+        c_async_lost <= c_async_lost + 1'b1;
+    if (rst)
+        c_async_lost <= 64'd0;
+end
 reg [31:0] fw_link_status;      // the BAR0 LINK_STATUS word
 always @* begin
     fw_link_status = 32'd0;
@@ -950,8 +965,8 @@ froce_fw #(.RAM_ADDR_WIDTH(FW_RAM_ADDR_WIDTH), .INIT_FILE(FW_INIT_FILE), .CLK_HZ
     .port_allmulti(fw_port_allmulti), .port_cfg_we(fw_port_cfg_we),
     .m_eqe_valid(fw_eqe_valid), .m_eqe_ready(fw_eqe_ready), .m_eqe_eqn(fw_eqe_eqn), .m_eqe_dw(fw_eqe_dw),
     .s_eqe_done(fw_eqe_done), .s_eqe_dropped(fw_eqe_dropped),
-    .s_async_valid(1'b0), .s_async_ready(unused_async_ready), .s_async_type(8'd0), .s_async_subtype(8'd0),
-    .s_async_id(24'd0),
+    .s_async_valid(rx_qpev_valid), .s_async_ready(async_ready), .s_async_type(`FROCE_EQE_TYPE_QP_EVENT),
+    .s_async_subtype(rx_qpev_subtype), .s_async_id(rx_qpev_qpn),
     .console_valid(fw_console_valid), .console_data(fw_console_data),
     .m_axi_arid(ar_id[3*S_ID +: S_ID]), .m_axi_araddr(ar_addr[192 +: 64]), .m_axi_arlen(ar_len[24 +: 8]),
     .m_axi_arsize(ar_size[9 +: 3]), .m_axi_arburst(ar_burst[6 +: 2]), .m_axi_arlock(ar_lock[3]),
@@ -1199,6 +1214,7 @@ always @* begin
     icnt_flat[`FROCE_ICNT_EQ_DROPPED * 64 +: 64] = {32'd0, c_eq_dropped};
     icnt_flat[`FROCE_ICNT_CQ_ARMS * 64 +: 64] = {32'd0, c_cq_arms};
     icnt_flat[`FROCE_ICNT_QKEY_DROPPED * 64 +: 64] = c_qkey_err;
+    icnt_flat[`FROCE_ICNT_ASYNC_LOST * 64 +: 64] = c_async_lost;
 end
 
 // not used yet: the arm sequence number, status bits kept for later
@@ -1207,8 +1223,7 @@ wire unused_core = ^{cq_arm_sn, db_accepted, c_eqes, c_msix, eqc_off[2:0],
                      c_resp_pkts, c_wqes, c_cqes, c_cq_err, c_split_err, c_dma_err, c_tx_len_err,
                      wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], c_nak_sent,
                      qpc_off[4:0], cqc_off[2:0], gid_off[2:0], c_retrans,
-                     fw_port_mac, fw_port_mtu, fw_port_promisc, fw_port_allmulti, fw_port_cfg_we,
-                     unused_async_ready};
+                     fw_port_mac, fw_port_mtu, fw_port_promisc, fw_port_allmulti, fw_port_cfg_we};
 
 endmodule
 

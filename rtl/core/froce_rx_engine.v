@@ -35,7 +35,8 @@
  *   packet asks for one (AckReq). Every ACK or NAK (it acknowledges the PSNs
  *   before it) leaves only after all data writes so far have completed.
  *   A NAK other than PSN-sequence puts the responder side in error: later
- *   requests are dropped.
+ *   requests are dropped, and m_qpev_* tells the firmware (an affiliated
+ *   asynchronous event; it moves the QP to ERR).
  *
  * Completer (responses to this QP's requests), QP in RTS or ERR:
  *   ACK with PSN p retires in-flight WQEs (table written by the requester)
@@ -188,6 +189,14 @@ module froce_rx_engine #(
     input  wire                         m_cqe_ready,
     output reg  [23:0]                  m_cqe_cqn,
     output reg  [CQE_BITS-1:0]          m_cqe,
+
+    /* Affiliated asynchronous events for the firmware: the responder side
+     * of a connected QP went to error (a refused request was NAKed). One
+     * cycle each; subtype FROCE_QP_EV_ACCESS_ERR (remote access error NAK),
+     * _REQ_ERR (invalid request), _FATAL (remote operational error). */
+    output reg                          m_qpev_valid,
+    output reg  [23:0]                  m_qpev_qpn,
+    output reg  [7:0]                   m_qpev_subtype,
 
     /* Counters */
     output reg  [63:0]                  cnt_rx_pkts,
@@ -709,6 +718,7 @@ end
 integer k;
 
 always @(posedge clk) begin
+    m_qpev_valid <= 1'b0;
     if (m_kick_valid && m_kick_ready)
         m_kick_valid <= 1'b0;
     if (m_rw_valid && m_rw_ready)
@@ -1272,6 +1282,10 @@ always @(posedge clk) begin
             send_resp_reg <= 1'b1;
             cnt_nak_sent <= cnt_nak_sent + 1'b1;
             resp_err[q_reg] <= 1'b1;
+            m_qpev_valid <= 1'b1;
+            m_qpev_qpn <= {{(24 - QW){1'b0}}, q_reg};
+            m_qpev_subtype <= resp_syn_reg == SYN_NAK_ACC ? `FROCE_QP_EV_ACCESS_ERR :
+                              resp_syn_reg == SYN_NAK_INV ? `FROCE_QP_EV_REQ_ERR : `FROCE_QP_EV_FATAL;
             if (needs_rqe && cqe_status_reg != `FROCE_WC_SUCCESS && resp_syn_reg != SYN_NAK_ACC)
                 do_cqe_reg <= 1'b1;
             state <= R_CQE;
@@ -1626,6 +1640,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         state <= R_IDLE;
+        m_qpev_valid <= 1'b0;
         m_xl_valid <= 1'b0;
         m_resp_valid <= 1'b0;
         resp_wait_reg <= 1'b0;

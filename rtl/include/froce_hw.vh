@@ -13,7 +13,7 @@
 // MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register
 `define FROCE_HW_VERSION                                     32'h00010000
 // CRC-32 of the spec without doc strings
-`define FROCE_HW_SPEC_HASH                                   32'hFB0AA14A
+`define FROCE_HW_SPEC_HASH                                   32'hCEF53808
 `define FROCE_PCI_VENDOR_ID                                  16'h1234
 `define FROCE_PCI_DEVICE_ID                                  16'hF0CE
 `define FROCE_PCI_CLASS_CODE                                 24'h020000
@@ -120,8 +120,11 @@
 `define FROCE_ICNT_CQ_ARMS                                   3
 // internal counter: UD datagrams dropped for a Q_Key that is not the QP's
 `define FROCE_ICNT_QKEY_DROPPED                              4
+// internal counter: engine events (QP to error) lost because the firmware's
+// event FIFO was full
+`define FROCE_ICNT_ASYNC_LOST                                5
 // internal counters implemented
-`define FROCE_ICNT_NUM                                       5
+`define FROCE_ICNT_NUM                                       6
 // bytes of the control-bus address space of froce_core
 `define FROCE_CTL_SPAN                                       33554432
 // QP number of the GSI QP (QP1); QPN 0 is never used on RoCE

@@ -176,6 +176,9 @@ public:
     Status run_until(const std::function<bool()> &done, uint64_t max_cycles, const std::string &what);
     Status quiet(uint64_t cycles);
     Status snapshot(Host &h, Counters *c);
+    // B's EQ 0 (the driver's async event queue: CMD_DONE, QP events, port
+    // changes), created at the first call; *out gets the EQEs polled so far.
+    Status b_async_events(std::vector<Eqe> **out);
 
     // frames seen since the start
     const std::vector<Frame> &frames() const { return frames_; }
@@ -194,6 +197,8 @@ private:
     std::string pcap_;
     std::unique_ptr<Sim> sim_;
     std::unique_ptr<Host> ha_, hb_;
+    Eq *b_eq0_ = nullptr;
+    std::vector<Eqe> b_eq0_events_;
     std::vector<std::unique_ptr<Pair>> pairs_;
     std::vector<Frame> frames_;
     std::string fail_;
@@ -351,6 +356,13 @@ Status Env::snapshot(Host &h, Counters *c) {
     return Status();
 }
 
+Status Env::b_async_events(std::vector<Eqe> **out) {
+    if (!b_eq0_) FROCE_TRY(hb_->create_eq(0, 6, FROCE_MSIX_VECTOR_ASYNC, &b_eq0_));
+    FROCE_TRY(hb_->poll_eq(b_eq0_, 64, &b_eq0_events_));
+    *out = &b_eq0_events_;
+    return Status();
+}
+
 bool Env::check(bool ok, const std::string &what, const std::string &got) {
     if (!quiet_ || verbose_)
         std::printf("  %s %s%s%s\n", ok ? "ok  " : "FAIL", what.c_str(), ok || got.empty() ? "" : ": ", ok ? "" : got.c_str());
@@ -492,6 +504,9 @@ Status access_case(Env &e, Acc kind, Region *tgt_out) {
     Counters a0, b0, a1, b1;
     FROCE_TRY(e.snapshot(e.a(), &a0));
     FROCE_TRY(e.snapshot(e.b(), &b0));
+    std::vector<Eqe> *b_events;
+    FROCE_TRY(e.b_async_events(&b_events));
+    const size_t ev0 = b_events->size();
     const size_t f0 = e.frames().size();
     FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), uint32_t(kWriteLen), src.mr.key, raddr, rkey)));
     FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va() + kWriteLen, kMtu, src.mr.key, good.va(), good.mr.key)));
@@ -531,6 +546,23 @@ Status access_case(Env &e, Acc kind, Region *tgt_out) {
     e.check(p->b_recv.empty() && p->b_send.empty(), "B: no CQE on its receive or send CQ",
             p->b_recv.empty() ? (p->b_send.empty() ? "" : cqe_str(p->b_send[0])) : cqe_str(p->b_recv[0]));
     e.check(p->a_recv.empty(), "A: no CQE on its receive CQ", p->a_recv.empty() ? "" : cqe_str(p->a_recv[0]));
+    // the responder's error is an affiliated asynchronous event (IB: local
+    // access violation work queue error): the engine tells the firmware,
+    // which moves B's QP to ERR and posts QP_EVENT/ACCESS_ERR on EQ 0
+    FROCE_TRY(e.b_async_events(&b_events));
+    std::string evs;
+    unsigned acc_events = 0;
+    for (size_t i = ev0; i < b_events->size(); i++) {
+        const Eqe &ev = (*b_events)[i];
+        evs += (evs.empty() ? "" : ", ") + ev.str();
+        if (ev.type == FROCE_EQE_TYPE_QP_EVENT && ev.subtype == FROCE_QP_EV_ACCESS_ERR && ev.id == p->qb->qpn)
+            acc_events++;
+    }
+    e.check(acc_events == 1 && b_events->size() - ev0 == 1,
+            sfmt("B: exactly one EQE on EQ 0, QP_EVENT ACCESS_ERR naming QP %#x", p->qb->qpn), evs.empty() ? "none" : evs);
+    QpAttr qa;
+    FROCE_TRY(e.b().query_qp(p->qb, &qa));
+    e.check(qa.state == FROCE_QP_STATE_ERR, "B: QUERY_QP says its QP is in ERR", sfmt("state %u", qa.state));
     if (tgt_out) *tgt_out = std::move(tgt);
     return Status();
 }
