@@ -67,9 +67,10 @@ TOPS: list[tuple[str, dict[str, int], str]] = [
     # peripherals, DMA), its RAM shrunk to 1 KiB because the generic flow maps
     # RAMs to flip-flops; the default 64 KiB adds 32 DP16KD on an ECP5
     ("froce_fw", {"DATA_WIDTH": 64, "RAM_ADDR_WIDTH": 8}, "fw_64"),
-    # the transport core with small tables (a board build picks its sizes)
+    # the transport core with small tables (a board build picks its sizes),
+    # the firmware RAM at 1 KiB like fw_64
     ("froce_core", {"DATA_WIDTH": 64, "NUM_QPS": 4, "NUM_CQS": 4, "NUM_MRS": 16, "NUM_MTT": 64,
-                    "NUM_GIDS": 2, "NUM_UARS": 4}, "core_small_64"),
+                    "NUM_GIDS": 2, "NUM_UARS": 4, "FW_RAM_ADDR_WIDTH": 8}, "core_small_64"),
 ]
 
 # Yosys command(s) per flow. The three synthesis flows flatten, so the figures
