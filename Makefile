@@ -5,7 +5,8 @@ BUILD := build
 PCAP_TOOL := $(BUILD)/bin/froce-pcap
 VECTORS ?= $(or $(FROCE_VECTORS),tests/vectors/rxe)
 
-.PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth timing clean
+.PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth timing clean fuzz-firmware
+FUZZ_SECONDS ?= 300
 
 help:
 	@echo "froce — open FPGA RoCE v2 offload NIC"
@@ -19,7 +20,9 @@ help:
 	@echo "  make lint        verilator --lint-only -Wall and iverilog on every RTL module"
 	@echo "  make synth       Yosys synthesis (generic, ECP5, Xilinx) with utilisation table"
 	@echo "  make bench       parser/builder bytes per cycle, transport engine Gb/s and latency,"
-	@echo "                   soft core CPI and Yosys cell counts"
+	@echo "                   soft core CPI and Yosys cell counts, firmware command cycles"
+	@echo "  make fuzz-firmware  libFuzzer on the firmware's command decoder for FUZZ_SECONDS"
+	@echo "                   (default 300; make test runs 20 s of it)"
 	@echo "  make timing      place and route on an ECP5-85 (nextpnr), Fmax of parser and builder"
 	@echo "  make gen         regenerate headers from spec/ and the CRC matrices"
 	@echo "  make check-gen   fail if a generated file is out of date"
@@ -44,6 +47,9 @@ lint: check-deps
 
 froce-pcap: check-deps
 	$(MAKE) -s -C sim/pcap TOP_DIR=$(CURDIR) BUILD=$(CURDIR)/$(BUILD)
+
+fuzz-firmware: check-deps
+	$(MAKE) -C firmware fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 test: froce-pcap
 	FROCE_VECTORS=$(VECTORS) $(PYTHON) tests/run_all.py
