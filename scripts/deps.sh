@@ -15,8 +15,8 @@ packages=(
 	build-essential make git pkg-config python3 python3-scapy python3-venv
 	# RTL: simulation, lint, synthesis
 	verilator iverilog yosys
-	# soft core firmware
-	gcc-riscv64-unknown-elf
+	# soft core firmware; picolibc: the C library of its unit tests on the core
+	gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 	# host tools and fuzzing
 	clang libclang-rt-14-dev libpcap-dev tshark
 	# kernel driver (host build) and the User-Mode Linux co-simulation kernel

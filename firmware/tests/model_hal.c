@@ -21,20 +21,28 @@ static void fail(const char *fmt, ...)
 	abort();
 }
 
-/* ---- host memory: open-addressed table of 4 KiB pages ---- */
+/* ---- host memory: open-addressed table of 4 KiB pages ----
+ * A mapped page reads as zeros until something writes it; its 4 KiB are
+ * allocated then (most pages are rings nobody writes: this keeps the model
+ * small enough for the RAM of the soft-core run, make unit-rv32). */
 
 #define PAGE_SLOTS 16384
 struct mpage {
 	uint64_t pfn;
-	uint8_t *data;	/* NULL: free (or unmapped) */
+	uint8_t *data;	/* the page's bytes, once written */
+	bool mapped;
 	bool used;	/* slot ever used (probe chains) */
 };
 static struct mpage pages[PAGE_SLOTS];
 static uint64_t pages_mapped;
+static unsigned slots_used;
 
 static struct mpage *page_slot(uint64_t pfn, bool create)
 {
-	uint64_t h = (pfn * 0x9E3779B97F4A7C15ull) >> 50;
+	/* xor-fold, no multiply: rv32i has none, the soft-core run calls this a lot */
+	uint32_t h = (uint32_t)pfn ^ (uint32_t)(pfn >> 32);
+
+	h = (h ^ h >> 14) & (PAGE_SLOTS - 1);
 
 	for (unsigned n = 0; n < PAGE_SLOTS; n++, h = (h + 1) & (PAGE_SLOTS - 1)) {
 		struct mpage *p = &pages[h];
@@ -46,6 +54,7 @@ static struct mpage *page_slot(uint64_t pfn, bool create)
 				return NULL;
 			p->used = true;
 			p->pfn = pfn;
+			slots_used++;
 			return p;
 		}
 	}
@@ -54,11 +63,11 @@ static struct mpage *page_slot(uint64_t pfn, bool create)
 	return NULL;
 }
 
-static uint8_t *page_data(uint64_t addr)
+static struct mpage *page_mapped(uint64_t addr)
 {
 	struct mpage *p = page_slot(addr >> 12, false);
 
-	return p ? p->data : NULL;
+	return p && p->mapped ? p : NULL;
 }
 
 void model_map(uint64_t addr, uint64_t len)
@@ -66,8 +75,8 @@ void model_map(uint64_t addr, uint64_t len)
 	for (uint64_t pfn = addr >> 12; pfn <= (addr + (len ? len - 1 : 0)) >> 12; pfn++) {
 		struct mpage *p = page_slot(pfn, true);
 
-		if (!p->data) {
-			p->data = calloc(1, 4096);
+		if (!p->mapped) {
+			p->mapped = true;
 			pages_mapped++;
 		}
 	}
@@ -77,9 +86,10 @@ void model_unmap(uint64_t addr)
 {
 	struct mpage *p = page_slot(addr >> 12, false);
 
-	if (p && p->data) {
+	if (p && p->mapped) {
 		free(p->data);
 		p->data = NULL;
+		p->mapped = false;
 		pages_mapped--;
 	}
 }
@@ -94,17 +104,24 @@ static int host_copy(uint64_t addr, void *buf, uint64_t len, bool write)
 	uint8_t *b = buf;
 
 	while (len) {
-		uint8_t *d = page_data(addr);
+		struct mpage *p = page_mapped(addr);
 		uint64_t n = 4096 - (addr & 4095);
 
 		if (n > len)
 			n = len;
-		if (!d)
+		if (!p)
 			return -1;
+		if (write && !p->data) {
+			p->data = calloc(1, 4096);
+			if (!p->data)
+				fail("out of memory for host pages");
+		}
 		if (write)
-			memcpy(d + (addr & 4095), b, n);
+			memcpy(p->data + (addr & 4095), b, n);
+		else if (p->data)
+			memcpy(b, p->data + (addr & 4095), n);
 		else
-			memcpy(b, d + (addr & 4095), n);
+			memset(b, 0, n);
 		addr += n;
 		b += n;
 		len -= n;
@@ -146,7 +163,9 @@ void model_free(void)
 	free(M.qpc_load);
 	free(M.qpc_commits);
 	free(M.arena);
-	for (unsigned i = 0; i < PAGE_SLOTS; i++) {
+	for (unsigned i = 0; slots_used && i < PAGE_SLOTS; i++) {
+		if (pages[i].used)
+			slots_used--;
 		free(pages[i].data);
 		pages[i] = (struct mpage){ 0 };
 	}

@@ -82,6 +82,28 @@ extern const uint8_t t_gid_v4[16], t_gid_v6[16];
 void t_attrs(uint8_t *in, uint32_t qpn, uint32_t mask, uint32_t state);
 uint8_t t_modify(uint32_t qpn, uint32_t mask, uint32_t state);
 
+/* the test group running: 1..7 in main's order, 0 before the first. A run
+ * on the soft core reports it as the failed "test" (tests/rv32/sys.c). */
+extern unsigned t_group;
+/* Units of work. The run on the soft core splits them between two images
+ * that run side by side (-DT_PARTS=2 -DT_PART=0 or 1, tests/run_rv32.sh);
+ * -DT_ONLY=<unit> runs one; otherwise (the native builds) every unit runs. */
+enum t_unit {
+	T_UNIT_MAILBOX, T_UNIT_DEVICE, T_UNIT_RESOURCES, T_UNIT_MR, T_UNIT_QP, T_UNIT_EVENTS,
+	T_UNIT_TRANS_RULE,	/* test_trans.c: the rule as a function */
+	T_UNIT_TRANS_RC,	/* test_trans.c: MODIFY_QP on RC QPs, */
+	T_UNIT_TRANS_UD,	/* UD, */
+	T_UNIT_TRANS_GSI,	/* GSI (in this order) */
+	T_UNIT_ALL		/* a group made of units: runs in every part */
+};
+bool t_mine(enum t_unit u);
+
+#ifdef __riscv
+/* tests/rv32/sys.c: the cycle and instret CSRs, heap in use and its size */
+void t_rv32_counters(uint64_t *cycles, uint64_t *instret);
+void t_rv32_heap(uint32_t *used, uint32_t *size);
+#endif
+
 void test_mailbox(void);
 void test_device(void);
 void test_resources(void);
