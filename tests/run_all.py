@@ -50,6 +50,7 @@ CHECKS = [
     # firmware: RV32 image, native unit tests (gcc and clang, ASan/UBSan)
     # against a model of the hardware, a short fuzz run of the command decoder
     ("firmware", ["bash", "firmware/tests/run.sh"]),
+    ("firmware-on-core", ["bash", "firmware/tests/run_rv32.sh"]),
     ("fw-subsystem", ["bash", "tests/fw/run.sh"]),
     ("mailbox-vs-firmware", ["bash", "tests/core/mbox.sh"]),
     ("two-nic-cosim", ["bash", "tests/core/run.sh"]),
