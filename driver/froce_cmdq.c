@@ -6,7 +6,10 @@
  * life of the driver. A command fills the header (DONE clear) and the input,
  * rings CMD_DOORBELL with the header's token and polls DONE in the block; the
  * firmware writes SYNDROME, then the dword with STATUS and DONE, last, and the
- * output only on success. One command at a time (cmdq->lock). A timeout marks
+ * output only on success. Once EQ 0 runs, the doorbell also asks for a
+ * CMD_DONE EQE and the caller sleeps until it comes; DONE in the block stays
+ * the authority and is checked at least every few ms, so a lost EQE costs
+ * time, not the command. One command at a time (cmdq->lock). A timeout marks
  * the mailbox dead: the firmware may still own the block, so every later
  * command fails at once with -EIO.
  */
@@ -26,6 +29,14 @@ module_param(cmd_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(cmd_timeout_ms,
 		 "Firmware command timeout in ms (default 5000)");
 
+static bool cmd_events = true;
+module_param(cmd_events, bool, 0444);
+MODULE_PARM_DESC(cmd_events,
+		 "Wait for commands on CMD_DONE events once EQ 0 runs, else poll (default Y)");
+
+/* longest sleep between two looks at DONE when waiting for the event */
+#define FROCE_CMD_EVENT_SLICE_MS	10
+
 int froce_cmdq_init(struct froce_dev *fdev)
 {
 	struct froce_cmdq *cmdq = &fdev->cmdq;
@@ -35,6 +46,8 @@ int froce_cmdq_init(struct froce_dev *fdev)
 	cmdq->fdev = fdev;
 	cmdq->token = 1;
 	cmdq->dead = false;
+	cmdq->use_events = false;
+	init_completion(&cmdq->done);
 
 	/* dma_alloc_coherent() memory is page aligned: bits 11:0 are 0 */
 	cmdq->blk = dma_alloc_coherent(dev, FROCE_MBOX_SIZE, &cmdq->blk_dma,
@@ -75,11 +88,28 @@ void froce_cmdq_mark_dead(struct froce_dev *fdev)
 	WRITE_ONCE(fdev->cmdq.dead, true);
 }
 
-/* CMD_DONE EQE on EQ 0. Commands are polled for now; just log it. */
+/*
+ * Switch between polling and events; off before EQ 0 goes away. Taking the
+ * lock keeps a running command in one mode.
+ */
+void froce_cmdq_use_events(struct froce_dev *fdev, bool on)
+{
+	struct froce_cmdq *cmdq = &fdev->cmdq;
+
+	mutex_lock(&cmdq->lock);
+	cmdq->use_events = on && cmd_events;
+	mutex_unlock(&cmdq->lock);
+}
+
+/* CMD_DONE EQE on EQ 0 (IRQ context): wake the waiting command. */
 void froce_cmdq_event(struct froce_dev *fdev, u16 token, u8 status)
 {
+	struct froce_cmdq *cmdq = &fdev->cmdq;
+
 	dev_dbg(froce_dev_dev(fdev), "CMD_DONE token %#x status %s\n",
 		token, froce_cmd_status_name(status));
+	if (token == READ_ONCE(cmdq->wait_token))
+		complete(&cmdq->done);
 }
 
 static int froce_cmd_wait(struct froce_dev *fdev, u16 opcode, u16 token)
@@ -96,7 +126,11 @@ static int froce_cmd_wait(struct froce_dev *fdev, u16 opcode, u16 token)
 			return 0;
 		if (expired)
 			break;
-		usleep_range(10, 100);
+		if (cmdq->use_events)
+			wait_for_completion_timeout(&cmdq->done,
+						    msecs_to_jiffies(FROCE_CMD_EVENT_SLICE_MS));
+		else
+			usleep_range(10, 100);
 	}
 
 	cs = froce_rd32(fdev, FROCE_REG_CMD_STATUS);
@@ -144,9 +178,15 @@ int froce_cmd_exec(struct froce_dev *fdev, u16 opcode, const void *in,
 		goto out_unlock;
 	}
 
+	if (cmdq->use_events) {
+		WRITE_ONCE(cmdq->wait_token, token);
+		reinit_completion(&cmdq->done);
+	}
 	/* writel() orders the block writes before the doorbell */
 	froce_wr32(fdev, FROCE_REG_CMD_DOORBELL,
-		   FIELD_PREP(FROCE_REG_CMD_DOORBELL_TOKEN_MASK, token));
+		   FIELD_PREP(FROCE_REG_CMD_DOORBELL_TOKEN_MASK, token) |
+		   FIELD_PREP(FROCE_REG_CMD_DOORBELL_EVENT_MASK,
+			      cmdq->use_events));
 
 	err = froce_cmd_wait(fdev, opcode, token);
 	if (err)

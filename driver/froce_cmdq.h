@@ -7,6 +7,7 @@
 #ifndef FROCE_CMDQ_H
 #define FROCE_CMDQ_H
 
+#include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
@@ -20,11 +21,15 @@ struct froce_cmdq {
 	u16 token;		/* token of the next command */
 	bool dead;		/* a command timed out: fail fast */
 	u32 last_syndrome;	/* SYNDROME of the last refused command */
+	bool use_events;	/* ring with EVENT, sleep on @done */
+	u16 wait_token;		/* token @done waits for (EQ 0 handler) */
+	struct completion done;
 };
 
 int froce_cmdq_init(struct froce_dev *fdev);
 void froce_cmdq_destroy(struct froce_dev *fdev);
 void froce_cmdq_mark_dead(struct froce_dev *fdev);
+void froce_cmdq_use_events(struct froce_dev *fdev, bool on);
 void froce_cmdq_event(struct froce_dev *fdev, u16 token, u8 status);
 
 int froce_cmd_exec(struct froce_dev *fdev, u16 opcode, const void *in,

@@ -249,6 +249,7 @@ static int froce_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	err = froce_eq0_init(fdev);
 	if (err)
 		goto err_vectors;
+	froce_cmdq_use_events(fdev, true);
 
 	err = froce_query_device(fdev);
 	if (err)
@@ -256,6 +257,7 @@ static int froce_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	return 0;
 
 err_eq0:
+	froce_cmdq_use_events(fdev, false);
 	froce_eq0_destroy(fdev);
 err_vectors:
 	pci_free_irq_vectors(pdev);
@@ -278,6 +280,7 @@ static void froce_remove(struct pci_dev *pdev)
 {
 	struct froce_dev *fdev = pci_get_drvdata(pdev);
 
+	froce_cmdq_use_events(fdev, false);
 	froce_eq0_destroy(fdev);
 	pci_free_irq_vectors(pdev);
 	froce_cmdq_destroy(fdev);
