@@ -20,7 +20,7 @@ packages=(
 	# host tools and fuzzing
 	clang libclang-rt-14-dev libpcap-dev tshark
 	# kernel driver (host build) and the User-Mode Linux co-simulation kernel
-	linux-headers-amd64 linux-source-6.1 bc bison flex libelf-dev libssl-dev
+	linux-headers-amd64 linux-source-6.1 bc bison flex libelf-dev libssl-dev sparse
 	# RDMA userspace: libibverbs, provider build, tools, perftest
 	rdma-core libibverbs-dev ibverbs-utils ibverbs-providers perftest iproute2
 )

@@ -53,6 +53,8 @@ CHECKS = [
     ("firmware-on-core", ["bash", "firmware/tests/run_rv32.sh"]),
     ("fw-subsystem", ["bash", "tests/fw/run.sh"]),
     ("mailbox-vs-firmware", ["bash", "tests/core/mbox.sh"]),
+    ("driver-build-w1", ["make", "-s", "-C", "driver", "check-w1"]),
+    ("driver-unit", ["make", "-s", "-C", "driver", "test"]),
     ("two-nic-cosim", ["bash", "tests/core/run.sh"]),
     # error paths with asserted outcomes (and their negative control)
     ("cosim-error-scenarios", ["bash", "tests/core/scenarios.sh"]),
