@@ -224,7 +224,9 @@ int froce_build_sq_wqe(const struct froce_sq_info *sq,
 		const struct ibv_sge *s = &wr->sg_list[i];
 
 		if (inl) {
-			memcpy(seg, (const void *)(uintptr_t)s->addr, s->length);
+			if (s->length)
+				memcpy(seg, (const void *)(uintptr_t)s->addr,
+				       s->length);
 			seg += s->length;
 		} else {
 			seg = put_sge(seg, s);

@@ -13,6 +13,10 @@
 
 #include "froce_hw.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* a UD destination: WQE_UD's AV fields (see include/froce_hw.h) */
 struct froce_av {
 	uint8_t sgid_index;
@@ -115,5 +119,9 @@ static inline int froce_wq_full(uint32_t pi, uint32_t ci, unsigned int log_size)
 {
 	return pi - ci >= (1u << log_size);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* FROCE_RING_H */

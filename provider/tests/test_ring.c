@@ -266,6 +266,18 @@ static void test_inline(void)
 	memcpy(seg + 7, b, 14);
 	CHECK(same_sq(&rc7, &wr, 0, 0, NULL, 4, &want));
 
+	/* an empty inline SGE may have a NULL address */
+	{
+		struct ibv_sge z = { .addr = 0, .length = 0 };
+		struct ibv_send_wr w0 = { .sg_list = &z, .num_sge = 1,
+					  .opcode = IBV_WR_SEND,
+					  .send_flags = IBV_SEND_INLINE };
+
+		memset(&want, 0, sizeof(want));
+		x_ctrl(want.b, FROCE_WQE_OP_SEND, 0, 0, 0, 1, 1, 0, 0, 0);
+		CHECK(same_sq(&rc7, &w0, 0, 0, NULL, 0, &want));
+	}
+
 	/* errors: READ inline; longer than max_inline; longer than the slot */
 	wr.opcode = IBV_WR_RDMA_READ;
 	CHECK(froce_build_sq_wqe(&rc7, &wr, 0, 0, NULL, 0, want.b) == -EINVAL);
