@@ -5,7 +5,8 @@ BUILD := build
 PCAP_TOOL := $(BUILD)/bin/froce-pcap
 VECTORS ?= $(or $(FROCE_VECTORS),tests/vectors/rxe)
 
-.PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth timing clean fuzz-firmware
+.PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth timing clean fuzz-firmware \
+	driver provider install-provider uninstall-provider
 FUZZ_SECONDS ?= 300
 
 help:
@@ -21,6 +22,10 @@ help:
 	@echo "  make synth       Yosys synthesis (generic, ECP5, Xilinx) with utilisation table"
 	@echo "  make bench       parser/builder bytes per cycle, transport engine Gb/s and latency,"
 	@echo "                   soft core CPI and Yosys cell counts, firmware command cycles"
+	@echo "  make driver      build driver/froce.ko against the installed kernel headers (KDIR= overrides)"
+	@echo "  make provider    build the rdma-core provider (build/provider/libfroce-rdmav34.so)"
+	@echo "  make install-provider / uninstall-provider"
+	@echo "                   put / remove it where Debian's libibverbs looks (root)"
 	@echo "  make fuzz-firmware  libFuzzer on the firmware's command decoder for FUZZ_SECONDS"
 	@echo "                   (default 300; make test runs 20 s of it)"
 	@echo "  make timing      place and route on an ECP5-85 (nextpnr), Fmax of parser and builder"
@@ -47,6 +52,18 @@ lint: check-deps
 
 froce-pcap: check-deps
 	$(MAKE) -s -C sim/pcap TOP_DIR=$(CURDIR) BUILD=$(CURDIR)/$(BUILD)
+
+driver: check-deps
+	$(MAKE) -C driver
+
+provider: check-deps
+	$(MAKE) -C provider
+
+install-provider: provider
+	$(MAKE) -C provider install
+
+uninstall-provider:
+	$(MAKE) -C provider uninstall
 
 fuzz-firmware: check-deps
 	$(MAKE) -C firmware fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)

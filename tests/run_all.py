@@ -55,6 +55,7 @@ CHECKS = [
     ("mailbox-vs-firmware", ["bash", "tests/core/mbox.sh"]),
     ("driver-build-w1", ["make", "-s", "-C", "driver", "check-w1"]),
     ("driver-unit", ["make", "-s", "-C", "driver", "test"]),
+    ("provider-unit", ["make", "-s", "-C", "provider", "test"]),
     ("two-nic-cosim", ["bash", "tests/core/run.sh"]),
     # error paths with asserted outcomes (and their negative control)
     ("cosim-error-scenarios", ["bash", "tests/core/scenarios.sh"]),

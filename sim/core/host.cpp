@@ -1150,7 +1150,7 @@ Status build_sq_wqe(uint8_t qp_type, unsigned wqe_shift, const SendWr &wr, uint1
         seg += FROCE_WQE_ATOMIC_SIZE;
     }
     if (wr.inline_data) {
-        std::memcpy(seg, inline_bytes.data(), inline_bytes.size());
+        if (!inline_bytes.empty()) std::memcpy(seg, inline_bytes.data(), inline_bytes.size());
     } else {
         for (const Sge &s : wr.sg) {
             FSET_QW(seg, FROCE_WQE_DATA_ADDR, s.addr);
