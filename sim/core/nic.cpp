@@ -256,10 +256,8 @@ void Nic::tick() {
     stats_.cycles++;
 }
 
-void Nic::fw_core_counters(uint64_t *cycles, uint64_t *instret) const {
-    const Vfroce_core___024root *r = impl_->top->rootp;
-    *cycles = r->froce_core__DOT__fw__DOT__u_cpu__DOT__mcycle_reg;
-    *instret = r->froce_core__DOT__fw__DOT__u_cpu__DOT__minstret_reg;
+uint64_t Nic::fw_instret() const {
+    return impl_->top->rootp->froce_core__DOT__fw__DOT__u_cpu__DOT__minstret_reg;
 }
 
 void Nic::console_byte(char c) {

@@ -111,9 +111,9 @@ public:
     const AxiMem &mem() const { return mem_; }
 
     const NicStats &stats() const { return stats_; }
-    // The soft core's mcycle and minstret (simulation-only read of the core's
-    // counters, sim/core/froce_core.vlt): CPI of firmware work.
-    void fw_core_counters(uint64_t *cycles, uint64_t *instret) const;
+    // Instructions the soft core retired (its minstret; a simulation-only
+    // read, sim/core/froce_core.vlt): CPI of firmware work over cycle().
+    uint64_t fw_instret() const;
     // The firmware's last console lines (at most 64), oldest first: for error messages.
     const std::deque<std::string> &console_log() const { return console_log_; }
     // One line on the state of the ports, for timeout messages.
