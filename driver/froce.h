@@ -18,6 +18,15 @@
 
 /* EQ 0: 2^8 EQEs of 16 bytes, one 4 KiB page */
 #define FROCE_EQ0_LOG_SIZE	8
+/*
+ * MSI-X vectors: 0 for EQ 0 (command completions, async events), 1 for the
+ * netdev rings, 2.. for the completion EQs (at least one).
+ */
+#define FROCE_VEC_ASYNC		FROCE_MSIX_VECTOR_ASYNC
+#define FROCE_VEC_NETDEV	1
+#define FROCE_VEC_COMP0		2
+#define FROCE_MIN_VECTORS	3
+
 /* EQEs handled per interrupt before the EQ is re-armed */
 #define FROCE_EQ_BUDGET		64
 
@@ -43,6 +52,9 @@ struct froce_dev {
 
 	struct froce_fw_info fw;
 	struct froce_caps caps;
+
+	struct net_device *netdev;	/* froce_netdev.c; NULL until registered */
+	struct froce_ibdev *ibdev;	/* froce_ib.c; NULL until registered */
 };
 
 static inline u32 froce_rd32(struct froce_dev *fdev, u32 reg)
@@ -62,5 +74,16 @@ static inline struct device *froce_dev_dev(struct froce_dev *fdev)
 
 int froce_eq0_init(struct froce_dev *fdev);
 void froce_eq0_destroy(struct froce_dev *fdev);
+
+/* froce_netdev.c: the Ethernet port on the NTX/NRX rings */
+int froce_netdev_probe(struct froce_dev *fdev);
+void froce_netdev_remove(struct froce_dev *fdev);
+void froce_netdev_port_event(struct froce_dev *fdev, bool up);
+
+/* froce_ib.c: the ib_device and its verbs */
+int froce_ib_probe(struct froce_dev *fdev);
+void froce_ib_remove(struct froce_dev *fdev);
+/* EQ 0 QP_EVENT / CQ_ERROR / PORT_CHANGE EQEs (16 bytes) */
+void froce_ib_async_event(struct froce_dev *fdev, const void *eqe);
 
 #endif /* FROCE_H */

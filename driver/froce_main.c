@@ -154,14 +154,16 @@ static int froce_alloc_vectors(struct froce_dev *fdev)
 	int max = FIELD_GET(FROCE_REG_IRQ_INFO_NUM_VECTORS_MASK, info);
 	int n;
 
-	/* vector 0 for EQ 0; later one completion EQ per CPU */
-	max = min3(max, FROCE_MSIX_MAX_VECTORS, (int)num_online_cpus() + 1);
-	if (max < 1) {
+	/* EQ 0, the netdev, then one completion EQ per CPU */
+	max = min3(max, FROCE_MSIX_MAX_VECTORS,
+		   FROCE_VEC_COMP0 + (int)num_online_cpus());
+	if (max < FROCE_MIN_VECTORS) {
 		dev_err(froce_dev_dev(fdev), "IRQ_INFO %#x: no vectors\n",
 			info);
 		return -ENODEV;
 	}
-	n = pci_alloc_irq_vectors(fdev->pdev, 1, max, PCI_IRQ_MSIX);
+	n = pci_alloc_irq_vectors(fdev->pdev, FROCE_MIN_VECTORS, max,
+				  PCI_IRQ_MSIX);
 	if (n < 0) {
 		dev_err(froce_dev_dev(fdev), "no MSI-X vectors: %d\n", n);
 		return n;
