@@ -620,7 +620,8 @@ static int froce_nd_up(struct froce_nd *nd)
 	froce_nd_hw_start(nd);
 	nd->running = true;
 	froce_nd_link_track(nd, true);
-	netif_tx_start_all_queues(dev);
+	/* wake, not start: after an MTU change the qdisc may hold frames */
+	netif_tx_wake_all_queues(dev);
 	return 0;
 
 err_napi:
