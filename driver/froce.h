@@ -9,6 +9,7 @@
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/pci.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include "froce_cmdq.h"
@@ -53,6 +54,9 @@ struct froce_dev {
 	struct froce_fw_info fw;
 	struct froce_caps caps;
 
+	/* the BAR0 COUNTERS/ICOUNTERS high-word latch (one for all) */
+	spinlock_t cnt_lock;
+
 	struct net_device *netdev;	/* froce_netdev.c; NULL until registered */
 	struct froce_ibdev *ibdev;	/* froce_ib.c; NULL until registered */
 };
@@ -65,6 +69,23 @@ static inline u32 froce_rd32(struct froce_dev *fdev, u32 reg)
 static inline void froce_wr32(struct froce_dev *fdev, u32 reg, u32 val)
 {
 	writel(val, fdev->bar0 + reg);
+}
+
+/*
+ * A 64-bit counter of BAR0 COUNTERS or ICOUNTERS at @reg: the low word first,
+ * which latches the high word for the next high-word read. The latch is
+ * shared by all counters, so the pair is read under cnt_lock.
+ */
+static inline u64 froce_rd_counter64(struct froce_dev *fdev, u32 reg)
+{
+	unsigned long flags;
+	u32 lo, hi;
+
+	spin_lock_irqsave(&fdev->cnt_lock, flags);
+	lo = froce_rd32(fdev, reg);
+	hi = froce_rd32(fdev, reg + 4);
+	spin_unlock_irqrestore(&fdev->cnt_lock, flags);
+	return (u64)hi << 32 | lo;
 }
 
 static inline struct device *froce_dev_dev(struct froce_dev *fdev)

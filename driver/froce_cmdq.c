@@ -303,6 +303,17 @@ int froce_cmd_query_port(struct froce_dev *fdev, u8 port,
 	return 0;
 }
 
+int froce_cmd_set_port(struct froce_dev *fdev,
+		       const struct froce_port_cfg *cfg)
+{
+	__le64 in[FROCE_CMD_SET_PORT_IN_SIZE / 8];
+
+	froce_set_port_encode(in, cfg->port, ether_addr_to_u64(cfg->mac),
+			      cfg->mtu, cfg->promisc, cfg->allmulti);
+	return froce_cmd_exec(fdev, FROCE_CMD_SET_PORT, in, sizeof(in), NULL,
+			      0);
+}
+
 int froce_cmd_add_gid(struct froce_dev *fdev,
 		      const struct froce_gid_entry *ent)
 {

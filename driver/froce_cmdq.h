@@ -85,10 +85,21 @@ struct froce_gid_entry {
 	u8 gid[16];
 };
 
+/* Ethernet parameters of a port (SET_PORT) */
+struct froce_port_cfg {
+	u8 port;
+	u8 mac[6];
+	u16 mtu;		/* Ethernet MTU, IP packet bytes */
+	bool promisc;
+	bool allmulti;
+};
+
 int froce_cmd_query_fw(struct froce_dev *fdev, struct froce_fw_info *fw);
 int froce_cmd_query_caps(struct froce_dev *fdev, struct froce_caps *caps);
 int froce_cmd_query_port(struct froce_dev *fdev, u8 port,
 			 struct froce_port_attr *attr);
+int froce_cmd_set_port(struct froce_dev *fdev,
+		       const struct froce_port_cfg *cfg);
 int froce_cmd_add_gid(struct froce_dev *fdev,
 		      const struct froce_gid_entry *ent);
 int froce_cmd_del_gid(struct froce_dev *fdev, u8 index);

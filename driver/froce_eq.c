@@ -39,6 +39,7 @@ static void froce_eq0_event(struct froce_dev *fdev, const __le32 *eqe)
 	case FROCE_EQE_TYPE_PORT_CHANGE:
 		dev_info(dev, "port %s\n",
 			 subtype == FROCE_PORT_EV_DOWN ? "down" : "up");
+		froce_netdev_port_event(fdev, subtype != FROCE_PORT_EV_DOWN);
 		break;
 	case FROCE_EQE_TYPE_DEVICE_FATAL:
 		dev_err(dev, "device fatal error, code %u\n", id);

@@ -3,7 +3,7 @@
  * froce: PCI driver of the froce RoCE v2 NIC. Probe maps BAR0 (registers) and
  * BAR2 (UAR doorbell pages), checks the interface identity against
  * froce_hw.h, waits for the firmware, sets up the mailbox, MSI-X and EQ 0,
- * and reads the firmware's version and capabilities.
+ * reads the firmware's version and capabilities, and registers the netdev.
  */
 
 #include <linux/bitfield.h>
@@ -212,6 +212,7 @@ static int froce_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	if (!fdev)
 		return -ENOMEM;
 	fdev->pdev = pdev;
+	spin_lock_init(&fdev->cnt_lock);
 	pci_set_drvdata(pdev, fdev);
 
 	err = pci_enable_device_mem(pdev);
@@ -256,6 +257,11 @@ static int froce_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	err = froce_query_device(fdev);
 	if (err)
 		goto err_eq0;
+
+	/* the netdev before anything else registers (the ib_device uses it) */
+	err = froce_netdev_probe(fdev);
+	if (err)
+		goto err_eq0;
 	return 0;
 
 err_eq0:
@@ -282,6 +288,7 @@ static void froce_remove(struct pci_dev *pdev)
 {
 	struct froce_dev *fdev = pci_get_drvdata(pdev);
 
+	froce_netdev_remove(fdev);
 	froce_cmdq_use_events(fdev, false);
 	froce_eq0_destroy(fdev);
 	pci_free_irq_vectors(pdev);

@@ -111,6 +111,17 @@ const void *froce_mbox_out(const void *blk)
 	return (const u8 *)blk + FROCE_MBOX_OUT_OFF;
 }
 
+void froce_set_port_encode(void *in, u8 port, u64 mac, u16 mtu, bool promisc,
+			   bool allmulti)
+{
+	memset(in, 0, FROCE_CMD_SET_PORT_IN_SIZE);
+	FROCE_SET_DW(in, FROCE_CMD_SET_PORT_IN_PORT, port);
+	FROCE_SET_DW(in, FROCE_CMD_SET_PORT_IN_PROMISC, promisc);
+	FROCE_SET_DW(in, FROCE_CMD_SET_PORT_IN_ALLMULTI, allmulti);
+	FROCE_SET_DW(in, FROCE_CMD_SET_PORT_IN_MTU, mtu);
+	FROCE_SET_QW(in, FROCE_CMD_SET_PORT_IN_MAC, mac);
+}
+
 bool froce_eqe_valid(const __le32 *eqe, u32 ci, u32 log_size)
 {
 	u32 dw = le32_to_cpu(READ_ONCE(eqe[FROCE_EQE_OWNER_DW]));

@@ -61,6 +61,13 @@ void froce_mbox_result(const void *blk, u8 *status, u32 *syndrome);
 /* Output area of the block. */
 const void *froce_mbox_out(const void *blk);
 
+/*
+ * SET_PORT input (FROCE_CMD_SET_PORT_IN_SIZE bytes, zeroed here): @mac as a
+ * 48-bit number with the first octet in bits 47:40 (ether_addr_to_u64()).
+ */
+void froce_set_port_encode(void *in, u8 port, u64 mac, u16 mtu, bool promisc,
+			   bool allmulti);
+
 /* Entry @ci of an EQ of 2^@log_size entries belongs to the host. */
 bool froce_eqe_valid(const __le32 *eqe, u32 ci, u32 log_size);
 

@@ -140,6 +140,30 @@ static void test_fields(void)
 	CHECK(((u8 *)buf)[14] == 0 && ((u8 *)buf)[15] == 0);
 }
 
+static void test_set_port(void)
+{
+	u8 in[FROCE_CMD_SET_PORT_IN_SIZE];
+	const struct froce_cmd_info *info = froce_cmd_info(FROCE_CMD_SET_PORT);
+
+	CHECK(info && info->in_len == sizeof(in) && info->out_len == 0);
+
+	memset(in, 0xaa, sizeof(in));
+	/* 02:11:22:33:44:55, MTU 9000, all-multicast */
+	froce_set_port_encode(in, 1, 0x021122334455ULL, 9000, false, true);
+	/* dw0: PORT 7:0, PROMISC 8, ALLMULTI 9; dw1: MTU 15:0 */
+	CHECK(rd32(in, 0) == (1u | 1u << 9));
+	CHECK(rd32(in, 4) == 9000);
+	/* qw1: MAC 47:0, first octet in bits 47:40 (byte 13); 63:48 zero */
+	CHECK(in[8] == 0x55 && in[9] == 0x44 && in[10] == 0x33 &&
+	      in[11] == 0x22 && in[12] == 0x11 && in[13] == 0x02);
+	CHECK(in[14] == 0 && in[15] == 0);
+
+	froce_set_port_encode(in, 1, 0xffffffffffffULL, 68, true, false);
+	CHECK(rd32(in, 0) == (1u | 1u << 8));
+	CHECK(rd32(in, 4) == 68);
+	CHECK(rd32(in, 8) == 0xffffffff && rd32(in, 12) == 0xffff);
+}
+
 static void test_eqe_owner(void)
 {
 	__le32 ring[4][FROCE_EQE_SIZE / 4] = { { 0 } };
@@ -175,6 +199,7 @@ int main(void)
 	test_prepare();
 	test_result();
 	test_fields();
+	test_set_port();
 	test_eqe_owner();
 	if (failures) {
 		fprintf(stderr, "mbox_test: %d failures\n", failures);
