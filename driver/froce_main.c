@@ -256,6 +256,10 @@ static int froce_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	err = froce_query_device(fdev);
 	if (err)
 		goto err_eq0;
+	/* the netdev (froce_netdev_probe) comes first: the ib_device needs it */
+	err = froce_ib_probe(fdev);
+	if (err)
+		goto err_eq0;
 	return 0;
 
 err_eq0:
@@ -282,6 +286,7 @@ static void froce_remove(struct pci_dev *pdev)
 {
 	struct froce_dev *fdev = pci_get_drvdata(pdev);
 
+	froce_ib_remove(fdev);
 	froce_cmdq_use_events(fdev, false);
 	froce_eq0_destroy(fdev);
 	pci_free_irq_vectors(pdev);
