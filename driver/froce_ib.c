@@ -678,7 +678,8 @@ static void froce_disassociate_ucontext(struct ib_ucontext *ibuctx)
 
 /* ---- counters ---- */
 
-#define FROCE_STAT_DESC(NAME, str) [FROCE_CNT_##NAME] = { .name = #str },
+/* FROCE_COUNTER_LIST is in index order */
+#define FROCE_STAT_DESC(NAME, str) { .name = #str },
 static const struct rdma_stat_desc froce_stat_descs[] = {
 	FROCE_COUNTER_LIST(FROCE_STAT_DESC)
 };

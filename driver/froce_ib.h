@@ -17,7 +17,7 @@
 
 /* ring BUFs (CQ, SQ, RQ, EQ) are lists of 4 KiB pages */
 #define FROCE_RING_PAGE_SHIFT	12
-#define FROCE_RING_PAGE_SIZE	(1UL << FROCE_RING_PAGE_SHIFT)
+#define FROCE_RING_PAGE_SIZE	BIT(FROCE_RING_PAGE_SHIFT)
 /* completion EQs: 2^8 EQEs of 16 bytes, one page */
 #define FROCE_CEQ_LOG_SIZE	8
 

@@ -120,19 +120,21 @@ bool froce_eqe_valid(const __le32 *eqe, u32 ci, u32 log_size)
 
 /* ---- command images for the verbs ---- */
 
-/*
- * Set field F of a dword array to @val if it fits, else remember the byte
- * offset (+ 1) of the first field that did not in @bad.
- */
+/* Keep the byte offset (+ 1) of the first field that did not fit. */
+static void froce_note_bad(u32 *bad, u32 off)
+{
+	if (!*bad)
+		*bad = off + 1;
+}
+
+/* Set field F of a dword array to @val if it fits, else note it in @bad. */
 #define FROCE_PUT_DW(buf, F, val, bad) do {				\
 	u64 __v = (val);						\
 									\
-	if (__v > FIELD_MAX(F##_MASK)) {				\
-		if (!(bad))						\
-			(bad) = (F##_DW) * 4 + 1;			\
-	} else {							\
+	if (__v > FIELD_MAX(F##_MASK))					\
+		froce_note_bad(&(bad), (F##_DW) * 4);			\
+	else								\
 		FROCE_SET_DW(buf, F, __v);				\
-	}								\
 } while (0)
 
 int froce_buf_plan(u32 n, bool contig, u8 *level, u32 *list_pages)

@@ -181,5 +181,4 @@ struct froce_reg_mr_params {
 
 int froce_enc_reg_mr(void *in, const struct froce_reg_mr_params *p);
 
-
 #endif /* FROCE_MBOX_H */
