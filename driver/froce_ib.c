@@ -57,6 +57,10 @@ static irqreturn_t froce_ceq_irq(int irq, void *data)
 	u32 mask = (1U << eq->log_size) - 1;
 	unsigned int n;
 
+	/* before CREATE_EQ returned there is no EQN to report to */
+	if (!smp_load_acquire(&ceq->created))
+		return IRQ_HANDLED;
+
 	for (n = 0; n < FROCE_EQ_BUDGET; n++) {
 		const __le32 *eqe = eq->ring + (eq->ci & mask) * FROCE_EQE_SIZE;
 
@@ -97,9 +101,18 @@ static int froce_ceq_create(struct froce_ibdev *fib, struct froce_ceq *ceq,
 	}
 	snprintf(ceq->name, sizeof(ceq->name), FROCE_DRV_NAME "-comp%u@%s",
 		 vector - FROCE_VEC_COMP0, pci_name(fdev->pdev));
-	/* no EQN yet: the handler must not run before CREATE_EQ is done */
+	/*
+	 * The IRQ first, as for EQ 0; the handler does nothing until
+	 * CREATE_EQ has given the EQN (created).
+	 */
 	ceq->eqn = 0;
-	ceq->created = false;
+	WRITE_ONCE(ceq->created, false);
+	err = request_irq(eq->irq, froce_ceq_irq, 0, ceq->name, ceq);
+	if (err) {
+		dev_err(dev, "request_irq for completion vector %u: %d\n",
+			vector, err);
+		goto err_free_ring;
+	}
 
 	ring.addr = eq->ring_dma;
 	ring.num_pages = DIV_ROUND_UP(size, FROCE_RING_PAGE_SIZE);
@@ -107,27 +120,21 @@ static int froce_ceq_create(struct froce_ibdev *fib, struct froce_ceq *ceq,
 	ring.level = FROCE_BUF_LEVEL_CONTIG;
 	err = froce_cmd_create_eq(fdev, &ring, eq->log_size, vector, &ceq->eqn);
 	if (err) {
-		dev_err(dev, "CREATE_EQ for vector %u failed: %d\n", vector,
-			err);
-		goto err_free_ring;
+		dev_err(dev, "CREATE_EQ (2^%u EQEs, vector %u) failed: %d\n",
+			eq->log_size, vector, err);
+		goto err_free_irq;
 	}
-	ceq->created = true;
-
-	err = request_irq(eq->irq, froce_ceq_irq, 0, ceq->name, ceq);
-	if (err) {
-		dev_err(dev, "request_irq for EQ %u (vector %u): %d\n",
-			ceq->eqn, vector, err);
-		goto err_destroy_eq;
-	}
+	/* the EQN before the flag, for the handler */
+	smp_store_release(&ceq->created, true);
 	eq->enabled = true;
 	froce_eq_doorbell(fdev, ceq->eqn, eq->ci, true);
 	return 0;
 
-err_destroy_eq:
-	if (froce_cmd_destroy_eq(fdev, ceq->eqn)) {
-		/* the firmware may still write the ring: leak it */
-		dev_err(dev, "DESTROY_EQ %u failed: leaking its ring\n",
-			ceq->eqn);
+err_free_irq:
+	free_irq(eq->irq, ceq);
+	if (READ_ONCE(fdev->cmdq.dead)) {
+		/* the EQ may exist after all: leave the ring to it */
+		dev_err(dev, "mailbox dead: leaking the EQ ring\n");
 		eq->ring = NULL;
 		return err;
 	}
@@ -147,6 +154,7 @@ static void froce_ceq_destroy(struct froce_ibdev *fib, struct froce_ceq *ceq)
 	err = froce_cmd_destroy_eq(fdev, ceq->eqn);
 	free_irq(eq->irq, ceq);
 	eq->enabled = false;
+	WRITE_ONCE(ceq->created, false);
 	if (err) {
 		dev_err(dev, "DESTROY_EQ %u failed (%d): leaking its ring\n",
 			ceq->eqn, err);
