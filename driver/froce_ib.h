@@ -75,6 +75,7 @@ struct froce_pd {
 
 struct froce_cq {
 	struct ib_cq ibcq;
+	struct froce_ucontext *uctx;	/* owner of the doorbell slot */
 	u32 cqn;
 	u32 db_slot;
 	u32 eqn;
@@ -84,6 +85,7 @@ struct froce_cq {
 
 struct froce_qp {
 	struct ib_qp ibqp;
+	struct froce_ucontext *uctx;	/* owner of the doorbell slots */
 	u32 qpn;
 	u8 type;		/* FROCE_QP_TYPE_* */
 	u32 sq_db_slot;

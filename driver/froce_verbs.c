@@ -336,6 +336,7 @@ int froce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		goto err_destroy;
 	}
 	ibcq->cqe = 1U << ucmd.log_size;
+	cq->uctx = uctx;
 
 	resp.cqn = cq->cqn;
 	resp.db_slot = cq->db_slot;
@@ -367,9 +368,6 @@ int froce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct froce_ibdev *fib = to_fibdev(ibcq->device);
 	struct froce_dev *fdev = fib->fdev;
-	struct froce_ucontext *uctx =
-		rdma_udata_to_drv_context(udata, struct froce_ucontext,
-					  ibucontext);
 	struct froce_cq *cq = to_fcq(ibcq);
 	int err;
 
@@ -381,8 +379,7 @@ int froce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	/* no completion or CQ error handler still holds the CQ */
 	synchronize_irq(cq->ceq->eq.irq);
 	synchronize_irq(fdev->eq0.irq);
-	if (uctx)
-		froce_uctx_free_slot(fib, uctx, cq->db_slot);
+	froce_uctx_free_slot(fib, cq->uctx, cq->db_slot);
 	ib_umem_release(cq->umem);
 	return 0;
 }
@@ -559,6 +556,7 @@ int froce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 			err);
 		goto err_destroy;
 	}
+	qp->uctx = uctx;
 	qp->type = p.type;
 	qp->sig_all = p.sig_all;
 	ibqp->qp_num = qp->qpn;
@@ -737,9 +735,6 @@ int froce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct froce_ibdev *fib = to_fibdev(ibqp->device);
 	struct froce_dev *fdev = fib->fdev;
-	struct froce_ucontext *uctx =
-		rdma_udata_to_drv_context(udata, struct froce_ucontext,
-					  ibucontext);
 	struct froce_qp *qp = to_fqp(ibqp);
 	int err;
 
@@ -750,10 +745,8 @@ int froce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase(&fib->qps, qp->qpn);
 	/* no QP event handler still holds the QP */
 	synchronize_irq(fdev->eq0.irq);
-	if (uctx) {
-		froce_uctx_free_slot(fib, uctx, qp->rq_db_slot);
-		froce_uctx_free_slot(fib, uctx, qp->sq_db_slot);
-	}
+	froce_uctx_free_slot(fib, qp->uctx, qp->rq_db_slot);
+	froce_uctx_free_slot(fib, qp->uctx, qp->sq_db_slot);
 	ib_umem_release(qp->umem);
 	return 0;
 }
