@@ -157,6 +157,26 @@ int froce_buf_plan(u32 n, bool contig, u8 *level, u32 *list_pages)
 	return 0;
 }
 
+void froce_buf_fill(u8 level, const u64 *pages, u32 n, __le64 *const *lists,
+		    const u64 *list_dma)
+{
+	const u32 per = FROCE_BUF_LIST_ENTRIES;
+	u32 i, j;
+
+	if (level == FROCE_BUF_LEVEL_LIST) {
+		for (i = 0; i < n; i++)
+			lists[0][i] = cpu_to_le64(pages[i]);
+		return;
+	}
+	if (level != FROCE_BUF_LEVEL_LIST2)
+		return;
+	for (j = 0; j * per < n; j++) {
+		lists[0][j] = cpu_to_le64(list_dma[j + 1]);
+		for (i = 0; i < per && j * per + i < n; i++)
+			lists[j + 1][i] = cpu_to_le64(pages[j * per + i]);
+	}
+}
+
 void froce_enc_buf(void *in, u32 off, const struct froce_buf_desc *b)
 {
 	u8 *base = (u8 *)in + off;

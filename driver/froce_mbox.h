@@ -81,6 +81,15 @@ struct froce_buf_desc {
  * -EINVAL for no pages.
  */
 int froce_buf_plan(u32 n, bool contig, u8 *level, u32 *list_pages);
+/*
+ * Fill the list pages of a LIST or LIST2 BUF for @n page addresses: @lists
+ * are the 4 KiB pages from froce_buf_plan() (CPU addresses), @list_dma
+ * their DMA addresses. LIST: lists[0] holds the pages. LIST2: lists[0]
+ * holds the DMA addresses of lists[1..], each holding up to
+ * FROCE_BUF_LIST_ENTRIES pages in order.
+ */
+void froce_buf_fill(u8 level, const u64 *pages, u32 n, __le64 *const *lists,
+		    const u64 *list_dma);
 /* The BUF layout at byte offset @off of a command input. */
 void froce_enc_buf(void *in, u32 off, const struct froce_buf_desc *b);
 

@@ -73,7 +73,7 @@ struct froce_pbl {
 	struct froce_buf_desc desc;
 	u32 nlist;
 	__le64 **va;
-	dma_addr_t *dma;
+	u64 *dma;	/* dma_addr_t of va[i], as froce_buf_fill() takes it */
 };
 
 static void froce_pbl_free(struct froce_dev *fdev, struct froce_pbl *pbl)
@@ -110,9 +110,9 @@ static int froce_pbl_build(struct froce_dev *fdev, const u64 *pages, u32 n,
 			   u8 page_shift, struct froce_pbl *pbl)
 {
 	struct device *dev = froce_dev_dev(fdev);
-	const u32 per = FROCE_BUF_LIST_ENTRIES;
 	bool contig = true;
-	u32 i, j, nlist;
+	dma_addr_t dma;
+	u32 i, nlist;
 	u8 level;
 	int err;
 
@@ -145,26 +145,15 @@ static int froce_pbl_build(struct froce_dev *fdev, const u64 *pages, u32 n,
 	pbl->nlist = nlist;
 	for (i = 0; i < nlist; i++) {
 		pbl->va[i] = dma_alloc_coherent(dev, FROCE_RING_PAGE_SIZE,
-						&pbl->dma[i], GFP_KERNEL);
+						&dma, GFP_KERNEL);
 		if (!pbl->va[i]) {
 			froce_pbl_free(fdev, pbl);
 			return -ENOMEM;
 		}
+		pbl->dma[i] = dma;
 	}
 	pbl->desc.addr = pbl->dma[0];
-	if (level == FROCE_BUF_LEVEL_LIST) {
-		for (i = 0; i < n; i++)
-			pbl->va[0][i] = cpu_to_le64(pages[i]);
-		return 0;
-	}
-	/* LIST2: page 0 points to pages 1.., each holding @per addresses */
-	for (j = 1; j < nlist; j++) {
-		u32 first = (j - 1) * per;
-
-		pbl->va[0][j - 1] = cpu_to_le64(pbl->dma[j]);
-		for (i = 0; i < per && first + i < n; i++)
-			pbl->va[j][i] = cpu_to_le64(pages[first + i]);
-	}
+	froce_buf_fill(level, pages, n, pbl->va, pbl->dma);
 	return 0;
 }
 

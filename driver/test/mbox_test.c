@@ -200,6 +200,53 @@ static void test_buf_plan(void)
 			     1, false, &level, &lists) == -E2BIG);
 }
 
+static void test_buf_fill(void)
+{
+	const u32 per = FROCE_BUF_LIST_ENTRIES;
+	const u32 n = 2 * per + 3;	/* LIST2: top + 3 lists */
+	u64 *pages = calloc(n, sizeof(*pages));
+	u64 dma[4] = { 0x1000, 0x2000, 0x3000, 0x4000 };
+	__le64 *lists[4];
+	u32 i, nlist;
+	u8 level;
+
+	CHECK(pages != NULL);
+	if (!pages)
+		return;
+	for (i = 0; i < 4; i++) {
+		lists[i] = calloc(per, sizeof(__le64));
+		CHECK(lists[i] != NULL);
+		if (!lists[i])
+			return;
+	}
+	for (i = 0; i < n; i++)
+		pages[i] = 0x100000000ULL + ((u64)i << 21);
+
+	CHECK(froce_buf_plan(n, false, &level, &nlist) == 0);
+	CHECK(level == FROCE_BUF_LEVEL_LIST2 && nlist == 4);
+	froce_buf_fill(level, pages, n, lists, dma);
+	/* top page: the DMA addresses of the three list pages, then 0 */
+	CHECK(le64_to_cpu(lists[0][0]) == 0x2000);
+	CHECK(le64_to_cpu(lists[0][1]) == 0x3000);
+	CHECK(le64_to_cpu(lists[0][2]) == 0x4000);
+	CHECK(lists[0][3] == 0);
+	for (i = 0; i < n; i++)
+		CHECK(le64_to_cpu(lists[1 + i / per][i % per]) == pages[i]);
+	CHECK(lists[3][3] == 0);
+
+	/* LIST: the pages in list 0 */
+	memset(lists[0], 0, per * sizeof(__le64));
+	CHECK(froce_buf_plan(5, false, &level, &nlist) == 0);
+	froce_buf_fill(level, pages, 5, lists, dma);
+	for (i = 0; i < 5; i++)
+		CHECK(le64_to_cpu(lists[0][i]) == pages[i]);
+	CHECK(lists[0][5] == 0);
+
+	for (i = 0; i < 4; i++)
+		free(lists[i]);
+	free(pages);
+}
+
 static void check_buf(const u8 *img, unsigned int off,
 		      const struct froce_buf_desc *b)
 {
@@ -425,6 +472,7 @@ int main(void)
 	test_fields();
 	test_eqe_owner();
 	test_buf_plan();
+	test_buf_fill();
 	test_create_cq_eq();
 	test_create_qp();
 	test_modify_qp();
