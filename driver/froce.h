@@ -95,6 +95,8 @@ static inline struct device *froce_dev_dev(struct froce_dev *fdev)
 
 int froce_eq0_init(struct froce_dev *fdev);
 void froce_eq0_destroy(struct froce_dev *fdev);
+/* EQ_DOORBELL: consumer index of EQ @eqn, and re-arm its interrupt */
+void froce_eq_doorbell(struct froce_dev *fdev, u32 eqn, u32 ci, bool arm);
 
 /* froce_netdev.c: the Ethernet port on the NTX/NRX rings */
 int froce_netdev_probe(struct froce_dev *fdev);

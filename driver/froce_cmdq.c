@@ -364,3 +364,161 @@ int froce_cmd_dealloc_pd(struct froce_dev *fdev, u32 pdn)
 	return froce_cmd_exec(fdev, FROCE_CMD_DEALLOC_PD, in, sizeof(in),
 			      NULL, 0);
 }
+
+/*
+ * A command image the pure encoder refused: say which command and why, so
+ * the log names the field rather than a firmware BAD_PARAM.
+ */
+static int froce_cmd_enc_failed(struct froce_dev *fdev, u16 opcode, int err)
+{
+	dev_err(froce_dev_dev(fdev), "%s: input does not fit the command: %d\n",
+		froce_cmd_name(opcode), err);
+	return err;
+}
+
+int froce_cmd_create_eq(struct froce_dev *fdev,
+			const struct froce_buf_desc *ring, u32 log_size,
+			u32 vector, u32 *eqn)
+{
+	__le64 in[FROCE_CMD_CREATE_EQ_IN_SIZE / 8] = {};
+	__le64 out[FROCE_CMD_CREATE_EQ_OUT_SIZE / 8];
+	int err;
+
+	err = froce_enc_create_eq(in, ring, log_size, vector);
+	if (err)
+		return froce_cmd_enc_failed(fdev, FROCE_CMD_CREATE_EQ, err);
+	err = froce_cmd_exec(fdev, FROCE_CMD_CREATE_EQ, in, sizeof(in), out,
+			     sizeof(out));
+	if (err)
+		return err;
+	*eqn = FROCE_GET_DW(out, FROCE_CMD_CREATE_EQ_OUT_EQN);
+	return 0;
+}
+
+int froce_cmd_destroy_eq(struct froce_dev *fdev, u32 eqn)
+{
+	__le64 in[FROCE_CMD_DESTROY_EQ_IN_SIZE / 8] = {};
+
+	FROCE_SET_DW(in, FROCE_CMD_DESTROY_EQ_IN_EQN, eqn);
+	return froce_cmd_exec(fdev, FROCE_CMD_DESTROY_EQ, in, sizeof(in),
+			      NULL, 0);
+}
+
+int froce_cmd_create_cq(struct froce_dev *fdev,
+			const struct froce_buf_desc *ring, u32 log_size,
+			u32 eqn, u32 uar, u32 *cqn)
+{
+	__le64 in[FROCE_CMD_CREATE_CQ_IN_SIZE / 8] = {};
+	__le64 out[FROCE_CMD_CREATE_CQ_OUT_SIZE / 8];
+	int err;
+
+	err = froce_enc_create_cq(in, ring, log_size, eqn, uar);
+	if (err)
+		return froce_cmd_enc_failed(fdev, FROCE_CMD_CREATE_CQ, err);
+	err = froce_cmd_exec(fdev, FROCE_CMD_CREATE_CQ, in, sizeof(in), out,
+			     sizeof(out));
+	if (err)
+		return err;
+	*cqn = FROCE_GET_DW(out, FROCE_CMD_CREATE_CQ_OUT_CQN);
+	return 0;
+}
+
+int froce_cmd_destroy_cq(struct froce_dev *fdev, u32 cqn)
+{
+	__le64 in[FROCE_CMD_DESTROY_CQ_IN_SIZE / 8] = {};
+
+	FROCE_SET_DW(in, FROCE_CMD_DESTROY_CQ_IN_CQN, cqn);
+	return froce_cmd_exec(fdev, FROCE_CMD_DESTROY_CQ, in, sizeof(in),
+			      NULL, 0);
+}
+
+int froce_cmd_create_qp(struct froce_dev *fdev,
+			const struct froce_create_qp_params *p, u32 *qpn)
+{
+	__le64 in[FROCE_CMD_CREATE_QP_IN_SIZE / 8] = {};
+	__le64 out[FROCE_CMD_CREATE_QP_OUT_SIZE / 8];
+	int err;
+
+	err = froce_enc_create_qp(in, p);
+	if (err)
+		return froce_cmd_enc_failed(fdev, FROCE_CMD_CREATE_QP, err);
+	err = froce_cmd_exec(fdev, FROCE_CMD_CREATE_QP, in, sizeof(in), out,
+			     sizeof(out));
+	if (err)
+		return err;
+	*qpn = FROCE_GET_DW(out, FROCE_CMD_CREATE_QP_OUT_QPN);
+	return 0;
+}
+
+int froce_cmd_modify_qp(struct froce_dev *fdev, u32 qpn,
+			const struct froce_qp_attr *a)
+{
+	__le64 in[FROCE_CMD_MODIFY_QP_IN_SIZE / 8] = {};
+	u32 bad_off;
+	int err;
+
+	err = froce_enc_modify_qp(in, qpn, a, &bad_off);
+	if (err) {
+		dev_err_ratelimited(froce_dev_dev(fdev),
+				    "MODIFY_QP QPN %#x: attribute mask %#x: %s (input byte %u): %d\n",
+				    qpn, a->mask,
+				    err == -EOPNOTSUPP ? "unsupported bits" :
+				    "value out of range", bad_off, err);
+		return err;
+	}
+	return froce_cmd_exec(fdev, FROCE_CMD_MODIFY_QP, in, sizeof(in),
+			      NULL, 0);
+}
+
+int froce_cmd_query_qp(struct froce_dev *fdev, u32 qpn,
+		       struct froce_qp_attr *a)
+{
+	__le64 in[FROCE_CMD_QUERY_QP_IN_SIZE / 8] = {};
+	__le64 out[FROCE_CMD_QUERY_QP_OUT_SIZE / 8];
+	int err;
+
+	FROCE_SET_DW(in, FROCE_CMD_QUERY_QP_IN_QPN, qpn);
+	err = froce_cmd_exec(fdev, FROCE_CMD_QUERY_QP, in, sizeof(in), out,
+			     sizeof(out));
+	if (err)
+		return err;
+	froce_dec_query_qp(out, a);
+	return 0;
+}
+
+int froce_cmd_destroy_qp(struct froce_dev *fdev, u32 qpn)
+{
+	__le64 in[FROCE_CMD_DESTROY_QP_IN_SIZE / 8] = {};
+
+	FROCE_SET_DW(in, FROCE_CMD_DESTROY_QP_IN_QPN, qpn);
+	return froce_cmd_exec(fdev, FROCE_CMD_DESTROY_QP, in, sizeof(in),
+			      NULL, 0);
+}
+
+int froce_cmd_reg_mr(struct froce_dev *fdev,
+		     const struct froce_reg_mr_params *p, u32 *lkey, u32 *rkey)
+{
+	__le64 in[FROCE_CMD_REG_MR_IN_SIZE / 8] = {};
+	__le64 out[FROCE_CMD_REG_MR_OUT_SIZE / 8];
+	int err;
+
+	err = froce_enc_reg_mr(in, p);
+	if (err)
+		return froce_cmd_enc_failed(fdev, FROCE_CMD_REG_MR, err);
+	err = froce_cmd_exec(fdev, FROCE_CMD_REG_MR, in, sizeof(in), out,
+			     sizeof(out));
+	if (err)
+		return err;
+	*lkey = FROCE_GET_DW(out, FROCE_CMD_REG_MR_OUT_LKEY);
+	*rkey = FROCE_GET_DW(out, FROCE_CMD_REG_MR_OUT_RKEY);
+	return 0;
+}
+
+int froce_cmd_dereg_mr(struct froce_dev *fdev, u32 lkey)
+{
+	__le64 in[FROCE_CMD_DEREG_MR_IN_SIZE / 8] = {};
+
+	FROCE_SET_DW(in, FROCE_CMD_DEREG_MR_IN_LKEY, lkey);
+	return froce_cmd_exec(fdev, FROCE_CMD_DEREG_MR, in, sizeof(in),
+			      NULL, 0);
+}

@@ -12,6 +12,10 @@
 #include <linux/types.h>
 
 struct froce_dev;
+struct froce_buf_desc;
+struct froce_create_qp_params;
+struct froce_qp_attr;
+struct froce_reg_mr_params;
 
 struct froce_cmdq {
 	struct froce_dev *fdev;
@@ -105,5 +109,23 @@ int froce_cmd_add_gid(struct froce_dev *fdev,
 int froce_cmd_del_gid(struct froce_dev *fdev, u8 index);
 int froce_cmd_alloc_pd(struct froce_dev *fdev, u16 uar, u32 *pdn);
 int froce_cmd_dealloc_pd(struct froce_dev *fdev, u32 pdn);
+int froce_cmd_create_eq(struct froce_dev *fdev,
+			const struct froce_buf_desc *ring, u32 log_size,
+			u32 vector, u32 *eqn);
+int froce_cmd_destroy_eq(struct froce_dev *fdev, u32 eqn);
+int froce_cmd_create_cq(struct froce_dev *fdev,
+			const struct froce_buf_desc *ring, u32 log_size,
+			u32 eqn, u32 uar, u32 *cqn);
+int froce_cmd_destroy_cq(struct froce_dev *fdev, u32 cqn);
+int froce_cmd_create_qp(struct froce_dev *fdev,
+			const struct froce_create_qp_params *p, u32 *qpn);
+int froce_cmd_modify_qp(struct froce_dev *fdev, u32 qpn,
+			const struct froce_qp_attr *a);
+int froce_cmd_query_qp(struct froce_dev *fdev, u32 qpn,
+		       struct froce_qp_attr *a);
+int froce_cmd_destroy_qp(struct froce_dev *fdev, u32 qpn);
+int froce_cmd_reg_mr(struct froce_dev *fdev,
+		     const struct froce_reg_mr_params *p, u32 *lkey, u32 *rkey);
+int froce_cmd_dereg_mr(struct froce_dev *fdev, u32 lkey);
 
 #endif /* FROCE_CMDQ_H */

@@ -13,8 +13,7 @@
 #include "froce.h"
 #include "froce_mbox.h"
 
-static void froce_eq_doorbell(struct froce_dev *fdev, u32 eqn, u32 ci,
-			      bool arm)
+void froce_eq_doorbell(struct froce_dev *fdev, u32 eqn, u32 ci, bool arm)
 {
 	u32 db = FIELD_PREP(FROCE_REG_EQ_DOORBELL_CI_MASK,
 			    ci & FIELD_MAX(FROCE_REG_EQ_DOORBELL_CI_MASK)) |
@@ -40,6 +39,7 @@ static void froce_eq0_event(struct froce_dev *fdev, const __le32 *eqe)
 		dev_info(dev, "port %s\n",
 			 subtype == FROCE_PORT_EV_DOWN ? "down" : "up");
 		froce_netdev_port_event(fdev, subtype != FROCE_PORT_EV_DOWN);
+		froce_ib_async_event(fdev, eqe);
 		break;
 	case FROCE_EQE_TYPE_DEVICE_FATAL:
 		dev_err(dev, "device fatal error, code %u\n", id);
@@ -50,10 +50,12 @@ static void froce_eq0_event(struct froce_dev *fdev, const __le32 *eqe)
 		break;
 	case FROCE_EQE_TYPE_QP_EVENT:
 	case FROCE_EQE_TYPE_CQ_ERROR:
+		froce_ib_async_event(fdev, eqe);
+		break;
 	case FROCE_EQE_TYPE_COMPLETION:
-		/* no queues without verbs */
-		dev_dbg(dev, "EQE type %#x subtype %#x id %#x ignored\n",
-			type, subtype, id);
+		/* completions go to the completion EQs (froce_ib.c) */
+		dev_warn_ratelimited(dev, "EQ 0: completion EQE for CQ %#x\n",
+				     id);
 		break;
 	default:
 		dev_warn_ratelimited(dev, "unknown EQE type %#x\n", type);

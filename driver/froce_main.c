@@ -262,7 +262,13 @@ static int froce_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	err = froce_netdev_probe(fdev);
 	if (err)
 		goto err_eq0;
+	err = froce_ib_probe(fdev);
+	if (err)
+		goto err_netdev;
 	return 0;
+
+err_netdev:
+	froce_netdev_remove(fdev);
 
 err_eq0:
 	froce_cmdq_use_events(fdev, false);
@@ -288,6 +294,7 @@ static void froce_remove(struct pci_dev *pdev)
 {
 	struct froce_dev *fdev = pci_get_drvdata(pdev);
 
+	froce_ib_remove(fdev);
 	froce_netdev_remove(fdev);
 	froce_cmdq_use_events(fdev, false);
 	froce_eq0_destroy(fdev);

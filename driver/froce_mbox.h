@@ -71,4 +71,130 @@ void froce_set_port_encode(void *in, u8 port, u64 mac, u16 mtu, bool promisc,
 /* Entry @ci of an EQ of 2^@log_size entries belongs to the host. */
 bool froce_eqe_valid(const __le32 *eqe, u32 ci, u32 log_size);
 
+/* ---- command images for the verbs (pure; tested in test/mbox_test.c) ---- */
+
+/* A BUF descriptor (FROCE_BUF_*): where a ring or MR finds its pages. */
+struct froce_buf_desc {
+	u64 addr;		/* CONTIG: first page; LIST/LIST2: list page */
+	u32 num_pages;
+	u8 page_shift;
+	u8 level;		/* FROCE_BUF_LEVEL_* */
+};
+
+/*
+ * Level for @n pages of which @contig says whether they are one contiguous
+ * run, and how many 4 KiB list pages it needs (0 for CONTIG, 1 for LIST,
+ * 1 + ceil(n / FROCE_BUF_LIST_ENTRIES) for LIST2). -E2BIG beyond a LIST2,
+ * -EINVAL for no pages.
+ */
+int froce_buf_plan(u32 n, bool contig, u8 *level, u32 *list_pages);
+/*
+ * Fill the list pages of a LIST or LIST2 BUF for @n page addresses: @lists
+ * are the 4 KiB pages from froce_buf_plan() (CPU addresses), @list_dma
+ * their DMA addresses. LIST: lists[0] holds the pages. LIST2: lists[0]
+ * holds the DMA addresses of lists[1..], each holding up to
+ * FROCE_BUF_LIST_ENTRIES pages in order.
+ */
+void froce_buf_fill(u8 level, const u64 *pages, u32 n, __le64 *const *lists,
+		    const u64 *list_dma);
+/* The BUF layout at byte offset @off of a command input. */
+void froce_enc_buf(void *in, u32 off, const struct froce_buf_desc *b);
+
+int froce_enc_create_eq(void *in, const struct froce_buf_desc *ring,
+			u32 log_size, u32 vector);
+int froce_enc_create_cq(void *in, const struct froce_buf_desc *ring,
+			u32 log_size, u32 eqn, u32 uar);
+
+struct froce_create_qp_params {
+	u8 type;		/* FROCE_QP_TYPE_* */
+	bool priv;
+	bool sig_all;
+	u32 pdn;
+	u32 send_cqn;
+	u32 recv_cqn;
+	u32 uar;
+	u8 log_sq_size;
+	u8 sq_wqe_shift;
+	u8 log_rq_size;
+	u8 rq_wqe_shift;
+	struct froce_buf_desc sq;
+	struct froce_buf_desc rq;
+};
+
+int froce_enc_create_qp(void *in, const struct froce_create_qp_params *p);
+
+/* Address vector (FROCE_AV_*) */
+struct froce_av {
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 tclass;
+	u8 net_type;		/* FROCE_KIND_ROCE_* */
+	bool vlan_en;
+	u16 vlan_id;
+	u32 flow_label;
+	u16 udp_sport;
+	u8 dmac[6];		/* wire order */
+	u8 dgid[16];		/* wire order */
+};
+
+/*
+ * QP attributes in QPATTR terms. The mask bits and the state, MTU and access
+ * values are those of enum ib_qp_attr_mask, ib_qp_state, ib_mtu and
+ * ib_access_flags (froce_verbs.c checks that at build time).
+ */
+struct froce_qp_attr {
+	u32 mask;		/* FROCE_QP_ATTR_* */
+	u8 state;
+	u8 cur_state;
+	u8 path_mtu;
+	bool en_sqd_async_notify;
+	bool sq_draining;	/* QUERY_QP only */
+	u8 access;
+	u8 port;
+	u32 qkey;
+	u32 rq_psn;
+	u32 sq_psn;
+	u32 dest_qpn;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u8 min_rnr_timer;
+	u8 max_rd_atomic;
+	u8 max_dest_rd_atomic;
+	u16 pkey_index;
+	struct froce_av av;
+};
+
+/* every FROCE_QP_ATTR_* bit */
+#define FROCE_QP_ATTR_ALL \
+	(FROCE_QP_ATTR_STATE | FROCE_QP_ATTR_CUR_STATE | \
+	 FROCE_QP_ATTR_EN_SQD_ASYNC_NOTIFY | FROCE_QP_ATTR_ACCESS_FLAGS | \
+	 FROCE_QP_ATTR_PKEY_INDEX | FROCE_QP_ATTR_PORT | FROCE_QP_ATTR_QKEY | \
+	 FROCE_QP_ATTR_AV | FROCE_QP_ATTR_PATH_MTU | FROCE_QP_ATTR_TIMEOUT | \
+	 FROCE_QP_ATTR_RETRY_CNT | FROCE_QP_ATTR_RNR_RETRY | \
+	 FROCE_QP_ATTR_RQ_PSN | FROCE_QP_ATTR_MAX_QP_RD_ATOMIC | \
+	 FROCE_QP_ATTR_MIN_RNR_TIMER | FROCE_QP_ATTR_SQ_PSN | \
+	 FROCE_QP_ATTR_MAX_DEST_RD_ATOMIC | FROCE_QP_ATTR_DEST_QPN)
+
+/*
+ * MODIFY_QP input for @qpn. Only the fields @a->mask selects are written,
+ * the rest stay 0. -EOPNOTSUPP for a mask bit the firmware does not know,
+ * -EINVAL for a selected value that does not fit its field (the byte
+ * offset of the field in *@bad_off, for the log).
+ */
+int froce_enc_modify_qp(void *in, u32 qpn, const struct froce_qp_attr *a,
+			u32 *bad_off);
+/* QUERY_QP output into @a (mask 0). */
+void froce_dec_query_qp(const void *out, struct froce_qp_attr *a);
+
+struct froce_reg_mr_params {
+	u32 pdn;
+	u8 access;		/* FROCE_ACCESS_* */
+	u64 iova;
+	u64 length;
+	struct froce_buf_desc pbl;
+};
+
+int froce_enc_reg_mr(void *in, const struct froce_reg_mr_params *p);
+
 #endif /* FROCE_MBOX_H */
