@@ -22,6 +22,7 @@ void usage(FILE *f) {
     std::fprintf(f,
                  "usage: froce-uml-sim --sock PATH [--sock PATH2] [--wire-fd FD] [--pcap FILE] [--drop-pct N]\n"
                  "                     [--seed N] [--ready-file F] [--mac-base HEX] [--quiet-fw]\n"
+                 "                     [--chunk CYCLES] [--idle-chunk CYCLES]\n"
                  "  one --sock:  NIC A, its Ethernet port on --wire-fd (an inherited AF_UNIX SOCK_DGRAM end,\n"
                  "               one frame per datagram, no FCS; required)\n"
                  "  two --sock:  NICs A and B joined by the simulated wire\n"
@@ -92,6 +93,18 @@ int main(int argc, char **argv) {
                 std::fprintf(stderr, "froce-uml-sim: --mac-base: not a 48-bit hex MAC\n");
                 return 2;
             }
+        } else if (a == "--chunk") {
+            if (!parse_u64(val("--chunk"), 0, &u) || u == 0 || u > 1000000) {
+                std::fprintf(stderr, "froce-uml-sim: --chunk: cycles 1..1000000\n");
+                return 2;
+            }
+            cfg.chunk_cycles = unsigned(u);
+        } else if (a == "--idle-chunk") {
+            if (!parse_u64(val("--idle-chunk"), 0, &u) || u == 0 || u > 1000000) {
+                std::fprintf(stderr, "froce-uml-sim: --idle-chunk: cycles 1..1000000\n");
+                return 2;
+            }
+            cfg.idle_chunk_cycles = unsigned(u);
         } else if (a == "--quiet-fw") {
             cfg.fw_console = false;
         } else if (a == "-h" || a == "--help") {

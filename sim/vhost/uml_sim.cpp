@@ -2,6 +2,7 @@
 // froce-uml-sim: UmlNic and UmlSim; see uml_sim.h.
 #include "uml_sim.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cinttypes>
@@ -32,6 +33,9 @@ uint64_t ld64(const uint8_t *p) {
     std::memcpy(&v, p, 8);
     return v;
 }
+
+// cycles between two looks at the command queues inside a chunk
+constexpr uint64_t kSliceCycles = 8;
 
 uint64_t now_ns() {
     return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -587,15 +591,28 @@ Status UmlSim::round(bool *all_gone) {
             FROCE_TRY(u->flush_msi());
         }
     }
-    // ---- 3. time ----
-    step(cfg_.chunk_cycles);
+    // ---- 3. time, in slices: a request on a command queue (one load of
+    // its available index, no system call) ends the chunk early, so that an
+    // MMIO read never waits for a whole chunk ----
+    uint64_t todo = idle_ ? cfg_.idle_chunk_cycles : cfg_.chunk_cycles;
+    while (todo) {
+        const uint64_t n = std::min<uint64_t>(todo, kSliceCycles);
+        step(n);
+        todo -= n;
+        bool waiting = false;
+        for (auto &u : unics_) waiting |= u->vu().vring(kQueueCmd).pending() > 0;
+        if (waiting) break;
+    }
     pump_wire_fd_out();
     // ---- 4. after the chunk ----
     uint64_t act = fd_rx_ + fd_tx_;
     for (auto &u : unics_) {
         u->scan_shadow();
         u->check_dma();
-        if (u->vu().connected()) FROCE_TRY(u->flush_msi());
+        if (u->vu().connected()) {
+            FROCE_TRY(u->service_commands());
+            FROCE_TRY(u->flush_msi());
+        }
         act += u->activity();
     }
     if (act != last_activity_) {

@@ -125,6 +125,7 @@ struct UmlSimConfig {
     std::string ready_file;
     uint64_t mac_base = 0x020000000001ull;
     unsigned chunk_cycles = 256;        // cycles between polls
+    unsigned idle_chunk_cycles = 64;    // the same when throttled
     uint64_t idle_cycles = 200000;      // no activity for this long: throttle
     int idle_poll_ms = 1;               // poll timeout between chunks when throttled
     bool fw_console = true;

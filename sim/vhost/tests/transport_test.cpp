@@ -297,6 +297,9 @@ int main() {
     UmlSimConfig cfg;
     cfg.nics = 1;
     cfg.fw_console = false;
+    int wire[2];   // the NIC's Ethernet port: [1] is the simulator's end
+    if (::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0, wire) != 0) return 1;
+    cfg.wire_fd = wire[1];
     UmlSim sim(cfg);
     froce_sim::Status s = sim.init();
     if (!s.ok()) {
@@ -561,6 +564,23 @@ int main() {
                   fe.wr32(FROCE_REG_CMD_DOORBELL, 0x77, &err) &&
                   fe.pump([&] { return un.stats().dma_errors > 0; }, 20000, &err);
         result(ok, "dma-outside-decerr", "%s (dma errors %" PRIu64 ")", err.c_str(), un.stats().dma_errors);
+    }
+
+    // ---- a frame from the wire fd (one datagram, no FCS) reaches the NIC's Ethernet RX ----
+    {
+        froce_sim::Nic &nic = un.nic();
+        const uint64_t rx0 = nic.stats().rx_frames;
+        std::vector<uint8_t> arp(42, 0);
+        std::memset(arp.data(), 0xff, 6);                              // broadcast
+        const uint8_t src[6] = {0x02, 0, 0, 0, 0, 0x99};
+        std::memcpy(arp.data() + 6, src, 6);
+        arp[12] = 0x08;
+        arp[13] = 0x06;                                                 // ARP
+        bool ok = ::send(wire[0], arp.data(), arp.size(), 0) == ssize_t(arp.size()) &&
+                  fe.pump([&] { return nic.stats().rx_frames == rx0 + 1; }, 200, &err);
+        ok = ok && sim.frames_from_wire() == 1 && nic.stats().rx_bytes >= arp.size();
+        result(ok, "wire-fd-rx", "%s (frames from the fd %" PRIu64 ", NIC rx %" PRIu64 ")", err.c_str(),
+               sim.frames_from_wire(), nic.stats().rx_frames - rx0);
     }
 
     // ---- malformed messages are refused with an error ----
