@@ -154,15 +154,19 @@ Status UmlNic::request(Chain &c, uint32_t *written) {
         return Status();
     }
     case PCIDEV_OP_CFG_WRITE: {
-        // virt-pci in 6.1 sends memset_io as CFG_WRITE {bar, size = length}
-        // with a single data byte (um_pci_bar_set); a real config write
-        // always carries 8 data bytes.
-        if (data_len == 1) {
+        // virt-pci in 6.1 sends memset_io as CFG_WRITE {bar, addr = BAR
+        // offset, size = length, data[0] = the byte} (um_pci_bar_set; its
+        // message is padded to the 24 bytes of a real config write). A real
+        // config write has bar 0 and 1, 2, 4 or 8 bytes: anything else is
+        // that memset; a memset of 1/2/4/8 bytes in BAR0 cannot be told
+        // apart (the driver does not use memset_io), nor can one with a
+        // single data byte (a front end that sends just the byte).
+        const bool cfg_size = size == 1 || size == 2 || size == 4 || size == 8;
+        if (data_len >= 1 && (data_len == 1 || bar != 0 || !cfg_size)) {
             mmio_memset(bar, addr, size, data[0]);
             return Status();
         }
-        if (size != 1 && size != 2 && size != 4 && size != 8)
-            return errorf("NIC %s: CFG_WRITE of %u bytes", nm, size);
+        if (!cfg_size) return errorf("NIC %s: CFG_WRITE of %u bytes", nm, size);
         if (data_len < size) return errorf("NIC %s: CFG_WRITE of %u bytes with %zu data bytes", nm, size, data_len);
         uint64_t v = 0;
         std::memcpy(&v, data, size);

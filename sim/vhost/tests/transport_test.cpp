@@ -550,7 +550,17 @@ int main() {
                   fe.rd32(FROCE_REG_SCRATCH, &sc, &err) && sc == 0x11111111;
         uint64_t vend = 0;
         ok = ok && fe.cfg_read(0, 2, &vend, &err) && vend == FROCE_PCI_VENDOR_ID;
-        result(ok, "memset-quirk", "%s (SCRATCH %#x)", err.c_str(), sc);
+        // as 6.1 really sends it: the 24-byte message of a config write, bar
+        // 2, size = length: 16 bytes of BAR2 = two doorbells
+        froce_sim::Nic &nic = un.nic();
+        const uint64_t db0 = nic.stats().doorbells;
+        uint8_t padded[8] = {0x11, 0, 0, 0, 0, 0, 0, 0};
+        ok = ok && fe.request(PCIDEV_OP_CFG_WRITE, 2, (1u << FROCE_UAR_PAGE_SHIFT) + 8 * 8, 16, padded, 8, nullptr,
+                              &err) &&
+             fe.pump([&] { return nic.stats().doorbells == db0 + 2; }, 50, &err);
+        ok = ok && fe.cfg_read(0, 2, &vend, &err) && vend == FROCE_PCI_VENDOR_ID;
+        result(ok, "memset-quirk", "%s (SCRATCH %#x, doorbells %" PRIu64 ")", err.c_str(), sc,
+               nic.stats().doorbells - db0);
     }
 
     // ---- DMA outside the memory table: DECERR, counted, no crash ----
