@@ -226,6 +226,7 @@ void Nic::tick() {
     if (m->m_msix_valid && m->m_msix_ready) {
         stats_.msix++;
         stats_.msix_per_vector[m->m_msix_vector & 31]++;
+        if (msix_hook_) msix_hook_(m->m_msix_vector & 31);
     }
 
     pins_.arvalid = m->m_axi_arvalid;

@@ -106,6 +106,11 @@ public:
     bool tx_pop(std::vector<uint8_t> *frame);            // next complete frame sent
     bool tx_busy() const { return !tx_cur_.empty(); }    // a frame is half-way out
 
+    // ---- MSI-X ----
+    // Called from tick() for every request the core hands over (valid &&
+    // ready), with its vector: where a platform delivers the interrupt.
+    void set_msix_hook(std::function<void(unsigned vector)> f) { msix_hook_ = std::move(f); }
+
     // ---- host memory ----
     AxiMem &mem() { return mem_; }
     const AxiMem &mem() const { return mem_; }
@@ -126,6 +131,7 @@ private:
     AxiMem mem_;
     AxiMemPins pins_;
     std::function<void()> stepper_;
+    std::function<void(unsigned)> msix_hook_;
     NicStats stats_;
     std::mt19937_64 rng_;
 

@@ -33,13 +33,21 @@
 //     and are not checked.
 //   * one in-order queue per direction: responses come back in request
 //     order whatever the IDs (legal AXI; IDs are echoed).
+//   * optional external backing (set_backing): a translate callback gives the
+//     host bytes of [addr, addr + n) or nullptr; then every access goes
+//     there (base/size/sparse/pattern are not used) and an address the
+//     callback refuses answers DECERR (counted in err_beats, the address of
+//     the latest in last_err_addr). For memory owned by someone else (a
+//     User-Mode Linux guest's RAM).
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -112,7 +120,11 @@ struct AxiMemStats {
     uint64_t ar_bursts = 0, aw_bursts = 0;
     uint64_t r_beats = 0, w_beats = 0, b_resps = 0;
     uint64_t err_beats = 0;          // beats answered SLVERR or DECERR
+    uint64_t last_err_addr = 0;      // bus-aligned address of the latest such beat
 };
+
+// External backing: host bytes of [addr, addr + n), or nullptr (DECERR).
+using AxiMemTranslate = std::function<uint8_t *(uint64_t addr, uint64_t n)>;
 
 class AxiMem {
 public:
@@ -142,11 +154,21 @@ public:
         return uint8_t(x >> 56);
     }
 
+    // Every access goes through t from now on (an empty t: back to the
+    // model's own memory).
+    void set_backing(AxiMemTranslate t) { backing_ = std::move(t); }
+    bool has_backing() const { return bool(backing_); }
+
     bool in_bounds(uint64_t a) const {
+        if (backing_) return backing_(a, 1) != nullptr;
         return cfg_.size == 0 ? a >= cfg_.base : (a >= cfg_.base && a - cfg_.base < cfg_.size);
     }
 
     uint8_t peek(uint64_t a) const {
+        if (backing_) {
+            const uint8_t *p = backing_(a, 1);
+            return p ? *p : 0;
+        }
         if (!in_bounds(a)) return 0;
         if (!cfg_.sparse) return flat_[a - cfg_.base];
         auto it = pages_.find(a >> 12);
@@ -154,6 +176,10 @@ public:
     }
 
     void poke(uint64_t a, uint8_t v) {
+        if (backing_) {
+            if (uint8_t *p = backing_(a, 1)) *p = v;
+            return;
+        }
         if (!in_bounds(a)) return;
         if (!cfg_.sparse) {
             flat_[a - cfg_.base] = v;
@@ -188,7 +214,11 @@ public:
     // it touches; DECERR if any byte is out of bounds.
     uint8_t resp_for(uint64_t a, uint64_t n) const {
         uint8_t r = AXI_OKAY;
-        if (!in_bounds(a) || !in_bounds(a + n - 1)) r = AXI_DECERR;
+        if (backing_) {
+            if (!backing_(a, n)) r = AXI_DECERR;
+        } else if (!in_bounds(a) || !in_bounds(a + n - 1)) {
+            r = AXI_DECERR;
+        }
         for (const auto &e : errors_)
             if (a < e.hi && e.lo < a + n) r = axi_resp_worst(r, e.resp);
         return r;
@@ -214,7 +244,11 @@ public:
             const Burst &b = rd_.front();
             uint64_t a = beat_addr(b);
             uint8_t resp = resp_for(a, cfg_.data_bytes);
-            for (unsigned i = 0; i < cfg_.data_bytes; i++) p.rdata[i] = resp == AXI_OKAY ? peek(a + i) : 0;
+            if (backing_ && resp == AXI_OKAY) {
+                std::memcpy(p.rdata.data(), backing_(a, cfg_.data_bytes), cfg_.data_bytes);
+            } else {
+                for (unsigned i = 0; i < cfg_.data_bytes; i++) p.rdata[i] = resp == AXI_OKAY ? peek(a + i) : 0;
+            }
             p.rresp = resp;
             p.rlast = b.beat == b.len;
             p.rid = b.id;
@@ -242,7 +276,10 @@ public:
         if (p.rvalid && p.rready) {
             Burst &b = rd_.front();
             stats_.r_beats++;
-            if (p.rresp != AXI_OKAY) stats_.err_beats++;
+            if (p.rresp != AXI_OKAY) {
+                stats_.err_beats++;
+                stats_.last_err_addr = beat_addr(b);
+            }
             r_shown_ = false;
             if (b.beat == b.len) rd_.pop_front();
             else b.beat++;
@@ -354,11 +391,16 @@ private:
             WBeat &w = wq_.front();
             uint64_t a = beat_addr(b);
             uint8_t resp = resp_for(a, cfg_.data_bytes);
-            if (resp == AXI_OKAY) {
+            if (resp == AXI_OKAY && backing_) {
+                uint8_t *dst = backing_(a, cfg_.data_bytes);
+                for (unsigned i = 0; i < cfg_.data_bytes; i++)
+                    if ((w.strb >> i) & 1) dst[i] = w.data[i];
+            } else if (resp == AXI_OKAY) {
                 for (unsigned i = 0; i < cfg_.data_bytes; i++)
                     if ((w.strb >> i) & 1) poke(a + i, w.data[i]);
             } else {
                 stats_.err_beats++;
+                stats_.last_err_addr = a;
             }
             b.resp = axi_resp_worst(b.resp, resp);
             bool last = b.beat == b.len;
@@ -396,6 +438,7 @@ private:
     std::vector<uint8_t> flat_;
     std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
     std::vector<ErrRange> errors_;
+    AxiMemTranslate backing_;
     std::deque<Burst> rd_;          // accepted ARs, front one being answered
     std::deque<Burst> aw_;          // accepted AWs waiting for W beats
     std::deque<WBeat> wq_;          // W beats not yet matched to an AW
