@@ -36,6 +36,8 @@ MODULE_PARM_DESC(cmd_events,
 
 /* longest sleep between two looks at DONE when waiting for the event */
 #define FROCE_CMD_EVENT_SLICE_MS	10
+/* how often a slow command checks that the device is still there */
+#define FROCE_CMD_PROBE_MS		200
 
 int froce_cmdq_init(struct froce_dev *fdev)
 {
@@ -116,6 +118,7 @@ static int froce_cmd_wait(struct froce_dev *fdev, u16 opcode, u16 token)
 {
 	struct froce_cmdq *cmdq = &fdev->cmdq;
 	unsigned long deadline = jiffies + msecs_to_jiffies(cmd_timeout_ms);
+	unsigned long next_probe = jiffies + msecs_to_jiffies(FROCE_CMD_PROBE_MS);
 	u32 cs, st;
 	bool expired;
 
@@ -126,6 +129,17 @@ static int froce_cmd_wait(struct froce_dev *fdev, u16 opcode, u16 token)
 			return 0;
 		if (expired)
 			break;
+		/* a device that went away reads all ones: do not wait it out */
+		if (time_after(jiffies, next_probe)) {
+			next_probe = jiffies + msecs_to_jiffies(FROCE_CMD_PROBE_MS);
+			if (froce_rd32(fdev, FROCE_REG_DEV_STATUS) == ~0U) {
+				dev_err(froce_dev_dev(fdev),
+					"%s (token %#x): device gone (DEV_STATUS reads all ones): mailbox disabled\n",
+					froce_cmd_name(opcode), token);
+				froce_cmdq_mark_dead(fdev);
+				return -EIO;
+			}
+		}
 		if (cmdq->use_events)
 			wait_for_completion_timeout(&cmdq->done,
 						    msecs_to_jiffies(FROCE_CMD_EVENT_SLICE_MS));
@@ -323,7 +337,7 @@ int froce_cmd_add_gid(struct froce_dev *fdev,
 	FROCE_SET_DW(in, FROCE_CMD_ADD_GID_IN_TYPE, ent->type);
 	FROCE_SET_DW(in, FROCE_CMD_ADD_GID_IN_VLAN_EN, ent->vlan_en);
 	FROCE_SET_DW(in, FROCE_CMD_ADD_GID_IN_VLAN_ID, ent->vlan_id);
-	FROCE_SET_DW(in, FROCE_CMD_ADD_GID_IN_VALID, 1);
+	/* VALID is QUERY_GID output only: the firmware refuses it set */
 	FROCE_SET_QW(in, FROCE_CMD_ADD_GID_IN_SMAC,
 		     ether_addr_to_u64(ent->smac));
 	BUILD_BUG_ON(sizeof(ent->gid) != FROCE_CMD_ADD_GID_IN_GID_BYTES);

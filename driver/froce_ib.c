@@ -985,7 +985,6 @@ static const struct ib_device_ops froce_dev_ops = {
 int froce_ib_probe(struct froce_dev *fdev)
 {
 	struct device *dev = froce_dev_dev(fdev);
-	struct froce_port_attr port;
 	struct froce_ibdev *fib;
 	struct ib_device *ibdev;
 	int err;
@@ -998,11 +997,6 @@ int froce_ib_probe(struct froce_dev *fdev)
 		dev_err(dev, "QUERY_CAPS: NUM_GID is 0\n");
 		return -ENODEV;
 	}
-	err = froce_cmd_query_port(fdev, 1, &port);
-	if (err) {
-		dev_err(dev, "QUERY_PORT 1 failed: %d\n", err);
-		return err;
-	}
 
 	fib = ib_alloc_device(froce_ibdev, ibdev);
 	if (!fib)
@@ -1012,7 +1006,8 @@ int froce_ib_probe(struct froce_dev *fdev)
 	ida_init(&fib->uar_ida);
 	xa_init(&fib->cqs);
 	xa_init(&fib->qps);
-	ether_addr_copy(fib->mac, port.mac);
+	/* the netdev's address: the port's is 0 until the netdev is opened */
+	ether_addr_copy(fib->mac, fdev->netdev->dev_addr);
 
 	fib->num_uar = fdev->num_uar_pages;
 	if (!fib->num_uar && (fdev->hw_caps & FROCE_REG_CAPS_UAR_SHADOW_MASK))
@@ -1029,7 +1024,7 @@ int froce_ib_probe(struct froce_dev *fdev)
 	ibdev->num_comp_vectors = fib->num_ceqs;
 	ibdev->local_dma_lkey = fdev->caps.local_dma_lkey;
 	ibdev->dev.parent = dev;
-	addrconf_addr_eui48((u8 *)&ibdev->node_guid, port.mac);
+	addrconf_addr_eui48((u8 *)&ibdev->node_guid, fib->mac);
 	strscpy(ibdev->node_desc, "froce", sizeof(ibdev->node_desc));
 	ib_set_device_ops(ibdev, &froce_dev_ops);
 

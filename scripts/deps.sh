@@ -21,6 +21,8 @@ packages=(
 	clang libclang-rt-14-dev libpcap-dev tshark
 	# kernel driver (host build) and the User-Mode Linux co-simulation kernel
 	linux-headers-amd64 linux-source-6.1 bc bison flex libelf-dev libssl-dev sparse
+	# inside the co-simulation guests (the host's root is theirs): modules, netdev tools
+	kmod ethtool iputils-ping
 	# RDMA userspace: libibverbs, provider build, tools, perftest
 	rdma-core libibverbs-dev ibverbs-utils ibverbs-providers perftest iproute2
 )

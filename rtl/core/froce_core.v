@@ -1085,8 +1085,11 @@ always @* begin
 end
 assign msix_pending = ev_msix_pending | nd_pba;
 
-// CAPS: what the engine does end to end today (RDMA READ and atomics, the netdev rings)
-localparam [31:0] CAPS = (32'd1 << `FROCE_REG_CAPS_ATOMIC_SHIFT) | (32'd1 << `FROCE_REG_CAPS_NETDEV_SHIFT);
+// CAPS: what the engine does end to end today: RoCE v1 (GRH) and v2 over IPv4
+// and IPv6 (froce_tx_builder / froce_rx_parser), UD QPs, atomics, the netdev rings
+localparam [31:0] CAPS = (32'd1 << `FROCE_REG_CAPS_ROCE_V1_SHIFT) | (32'd1 << `FROCE_REG_CAPS_IPV6_SHIFT) |
+                         (32'd1 << `FROCE_REG_CAPS_UD_SHIFT) | (32'd1 << `FROCE_REG_CAPS_ATOMIC_SHIFT) |
+                         (32'd1 << `FROCE_REG_CAPS_NETDEV_SHIFT);
 
 froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), .BUILD_ID(BUILD_ID),
              .CAPS(CAPS), .MAC(MAC)) bar0 (
