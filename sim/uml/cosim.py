@@ -58,6 +58,47 @@ def missing_expectations(output, expects):
     return [e for e in expects if normalize(e) not in norm]
 
 
+def perftest_rows(output):
+    """the result rows of perftest's table: dicts keyed by the header's columns
+    (as printed, e.g. '#bytes', 'BW average[Gb/sec]', 't_avg[usec]')"""
+    lines = output.splitlines()
+    rows = []
+    for i, line in enumerate(lines):
+        if not line.strip().startswith("#bytes"):
+            continue
+        # a column name is '#word' or words up to one ending in ']' ('BW peak[Gb/sec]')
+        cols, cur = [], []
+        for word in line.split():
+            cur.append(word)
+            if word.startswith("#") or word.endswith("]"):
+                cols.append(" ".join(cur))
+                cur = []
+        for row in lines[i + 1:]:
+            vals = row.split()
+            if not vals or not vals[0].isdigit():
+                break
+            rows.append(dict(zip(cols, vals)))
+    return rows
+
+
+def check_perftest(output, size, column):
+    """None if the table has a row for size whose column is a positive number,
+    else what is wrong"""
+    rows = perftest_rows(output)
+    if not rows:
+        return "no perftest result table"
+    for r in rows:
+        if r.get("#bytes") == str(size):
+            try:
+                v = float(r.get(column, ""))
+            except ValueError:
+                return "no column %r in the result row" % column
+            if v <= 0:
+                return "%s is %s" % (column, r[column])
+            return None
+    return "no result row for %d bytes" % size
+
+
 def parse_rc(text):
     """'rc start end' written by guest-init.sh -> (rc, seconds)"""
     parts = text.split()
@@ -110,6 +151,7 @@ class Step:
         self.kind = kind
         self.sync = sync
         self.expects = list(expects)
+        self.table = None        # (size, column): perftest result row to check
         # filled in while running
         self.status = "not run"
         self.rc = None
@@ -150,7 +192,7 @@ def plan(topology, short):
         for g in GUEST_NAMES:
             steps.append(Step(g, name, command, timeout, expects=expects))
 
-    def pair(tool, args, expects_server, expects_client):
+    def pair(tool, args, expects_server, expects_client, table=None):
         for server, client in (("A", "B"), ("B", "A")):
             sync = "%s-%s%s" % (tool, server, client)
             name = "%s (server %s, client %s)" % (tool, server, client)
@@ -158,6 +200,8 @@ def plan(topology, short):
                               expects_server))
             steps.append(Step(client, name, "%s %s $PEER" % (tool, args), tmo, "client", sync,
                               expects_client))
+            # the client's table: the server side of some tests prints peak 0
+            steps[-1].table = table
 
     devinfo_expects = ["hca_id: {dev}", "state: PORT_ACTIVE", "link_layer: Ethernet",
                        "{gidline}"]
@@ -175,13 +219,14 @@ def plan(topology, short):
     perf = "-d $DEV -i 1 -x $GIDX -F --report_gbits"
     bw = "%s -s %d -n %d" % (perf, bw_s, bw_n)
     table = "#bytes"
-    pair("ib_write_bw", bw, ["RDMA_Write BW Test", table], ["RDMA_Write BW Test", table])
+    avg = (bw_s, "BW average[Gb/sec]")
+    pair("ib_write_bw", bw, ["RDMA_Write BW Test", table], ["RDMA_Write BW Test", table], avg)
     if not short:
-        pair("ib_read_bw", bw, ["RDMA_Read BW Test", table], ["RDMA_Read BW Test", table])
-        pair("ib_send_bw", bw, ["Send BW Test", table], ["Send BW Test", table])
+        pair("ib_read_bw", bw, ["RDMA_Read BW Test", table], ["RDMA_Read BW Test", table], avg)
+        pair("ib_send_bw", bw, ["Send BW Test", table], ["Send BW Test", table], avg)
         lat = "%s -s 64 -n %d" % (perf, lat_n)
         pair("ib_write_lat", lat, ["RDMA_Write Latency Test", table, "t_avg"],
-             ["RDMA_Write Latency Test", table, "t_avg"])
+             ["RDMA_Write Latency Test", table, "t_avg"], (64, "t_avg[usec]"))
     for i, s in enumerate(steps, 1):
         s.num = i
     return steps
@@ -200,6 +245,15 @@ def select_step(steps, selector):
     raise SystemExit("cosim: no step matches %r (see --list)" % selector)
 
 
+FAILED = ("FAIL", "TIMEOUT")
+
+
+def count(steps):
+    """(passed, failed); steps cut short by another step's failure count as neither"""
+    return (sum(1 for s in steps if s.status == "ok"),
+            sum(1 for s in steps if s.status in FAILED))
+
+
 def summary_lines(topology, steps):
     w = max([len(s.name) for s in steps] + [4])
     out = ["%3s  %-5s  %-*s  %-7s  %8s  %s" % ("#", "guest", w, "step", "result", "seconds",
@@ -208,8 +262,7 @@ def summary_lines(topology, steps):
         secs = "%8.2f" % s.seconds if s.seconds is not None else "%8s" % "-"
         out.append("%3d  %-5s  %-*s  %-7s  %s  %s" % (s.num, s.guest, w, s.name, s.status,
                                                      secs, s.detail))
-    passed = sum(1 for s in steps if s.status == "ok")
-    failed = sum(1 for s in steps if s.status not in ("ok", "not run"))
+    passed, failed = count(steps)
     out.append("cosim %s: %d passed, %d failed" % (topology, passed, failed))
     return out
 
@@ -249,7 +302,6 @@ class Run:
         self.shm = None
         self.run_dir = None
         self.umid = "cosim%d" % os.getpid()
-        self.failed = None
         self.held = []           # socketpair ends, closed once the children hold them
 
     def log(self, msg):
@@ -367,7 +419,7 @@ class Run:
         env = {"COSIM_RUN": self.run_dir, "COSIM_GUEST": g.name, "COSIM_ROLE": g.role,
                "COSIM_IP": g.ip, "COSIM_PEER": g.peer, "COSIM_MHZ": self.mhz(),
                "COSIM_MTU": str(VEC_MTU),
-               "COSIM_WAIT": "60" if g.role == "rxe" else "600"}
+               "COSIM_WAIT": str(self.guest_wait(g))}
         if g.role == "froce":
             env["COSIM_KO"] = FROCE_KO
             env["COSIM_PROVIDER"] = PROVIDER
@@ -444,12 +496,12 @@ class Run:
         lines = text.splitlines()[-n:]
         return "\n".join("    | " + l for l in lines)
 
-    def fail(self, step, status, detail):
+    def fail(self, step, status, message, detail=None):
+        """stop the run: message names the step; detail (default message) goes in the table"""
         if step is not None:
             step.status = status
-            step.detail = detail
-        self.failed = (step, detail)
-        raise Failure(detail)
+            step.detail = detail or message
+        raise Failure(message)
 
     def finish_step(self, g, s, rc_text):
         rc, secs = parse_rc(rc_text)
@@ -460,6 +512,7 @@ class Run:
                "gidline": gid_line(g.setup.get("GIDX", "?"), g.ip)}
         expects = [e.format(**fmt) for e in s.expects]
         missing = missing_expectations(out, expects)
+        table_error = check_perftest(out, *s.table) if s.table and rc == 0 else None
         print("==== [step %d/%d] guest %s: %s ====" % (s.num, len(self.steps), g.name,
                                                       s.command), flush=True)
         sys.stdout.write(out if out.endswith("\n") or not out else out + "\n")
@@ -470,6 +523,8 @@ class Run:
         elif missing:
             s.status = "FAIL"
             s.detail = "missing: " + ", ".join(repr(m) for m in missing)
+        elif table_error:
+            s.status, s.detail = "FAIL", table_error
         else:
             s.status, s.detail = "ok", ""
         print("---- exit %d, %.2f s, %s%s ----" % (rc, secs, s.status,
@@ -478,7 +533,7 @@ class Run:
         self.log("step %d/%d %s %s: %s (%.2f s)" % (s.num, len(self.steps), g.name, s.name,
                                                    s.status, secs))
         if s.status != "ok":
-            self.fail(s, s.status, "step %d (%s) %s" % (s.num, s.label, s.detail))
+            self.fail(s, s.status, "step %d (%s) %s" % (s.num, s.label, s.detail), s.detail)
 
     def poll_guest(self, g, now):
         exited = g.proc.poll() is not None   # before reading its files: they are final then
@@ -501,7 +556,7 @@ class Run:
                 self.log("guest %s: setup done in %.1f s: %s" % (
                     g.name, now - g.started,
                     " ".join("%s=%s" % kv for kv in sorted(g.setup.items()))))
-            elif now - g.started > 60 + int(self.guest_wait(g)) * 3:
+            elif now - g.started > 60 + 4 * self.guest_wait(g):
                 self.fail(None, "", "guest %s: no setup after %.0f s"
                           % (g.name, now - g.started))
         while g.setup is not None and g.next < len(g.steps):
@@ -527,6 +582,9 @@ class Run:
                 self.console_tail(g)))
 
     def guest_wait(self, g):
+        """seconds the guest waits for its device, port and GID"""
+        if self.args.setup_wait:
+            return self.args.setup_wait
         return 60 if g.role == "rxe" else 600
 
     def monitor(self):
@@ -582,34 +640,51 @@ class Run:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 pass
-        # UML's helper processes: anything still carrying our umid
-        for pid in self.leftovers():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        # UML's helper processes (same command line) may take a moment to go
+        for _ in range(50):
+            left = self.leftovers()
+            if not left:
+                break
+            for pid in left:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.1)
 
     def leftovers(self):
+        """pids whose command line carries one of our guests' umid= words"""
         found = []
-        mine = ("umid=" + self.umid).encode()
+        mine = [("umid=%s%s\0" % (self.umid, g)).encode() for g in self.guests]
         for d in os.listdir("/proc"):
             if not d.isdigit():
                 continue
             try:
                 with open("/proc/%s/cmdline" % d, "rb") as f:
-                    if mine in f.read():
-                        found.append(int(d))
+                    cmdline = f.read()
             except OSError:
-                pass
+                continue
+            if any(m in cmdline for m in mine):
+                found.append(int(d))
         return found
+
+    def diagnostics(self):
+        """after a failure: the end of every console and of the simulator's log"""
+        for g in self.guests.values():
+            if getattr(g, "console", None):
+                print("---- last lines of guest %s's console (%s) ----" % (g.name, g.console))
+                print(self.console_tail(g, 20))
+        if self.sim_log:
+            text = self.read(self.sim_log) or ""
+            print("---- last lines of %s ----" % self.sim_log)
+            print("\n".join("    | " + l for l in text.splitlines()[-20:]))
+        sys.stdout.flush()
 
     def cleanup(self):
         self.kill_all()
         for s in self.held:
             s.close()
         left = self.leftovers()
-        if left:
-            self.log("warning: processes left: %s" % left)
         if self.shm:
             shutil.rmtree(self.shm, ignore_errors=True)
         if self.run_dir:
@@ -617,6 +692,10 @@ class Run:
                 self.log("run directory kept: %s" % self.run_dir)
             else:
                 shutil.rmtree(self.run_dir, ignore_errors=True)
+        if left:
+            self.log("processes left after the run: %s" % left)
+            return "processes left after the run: %s" % left
+        return None
 
 
 def main(argv=None):
@@ -626,6 +705,9 @@ def main(argv=None):
     ap.add_argument("--keep", metavar="RUN_DIR", help="use and keep this run directory")
     ap.add_argument("--timeout", type=int, help="overall timeout, seconds")
     ap.add_argument("--list", action="store_true", help="print the steps and exit")
+    ap.add_argument("--setup-wait", type=int, metavar="S",
+                    help="how long a guest waits for its device, port and GID "
+                         "(default 60 s with rxe, 600 s with froce)")
     ap.add_argument("--pcap", action="store_true", help="froce-uml-sim writes RUN_DIR/wire.pcap")
     ap.add_argument("--inject-fail", action="append", metavar="STEP",
                     help="make STEP (number or GUEST:NAME prefix) exit 3 (harness self-test)")
@@ -654,26 +736,32 @@ def main(argv=None):
     error = None
     try:
         run.prepare()
-        run.log("run directory %s" % run.run_dir)
+        run.log("run directory %s, UML memory in %s" % (run.run_dir, run.shm))
         run.start()
         run.monitor()
         run.shutdown()
         ok = True
     except Failure as e:
         error = str(e)
+        run.diagnostics()
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        run.cleanup()
+        left = run.cleanup()
+    if left:
+        ok = False
+        error = error or left
     if error:
         run.log("FAILED: " + error)
+    for s in run.steps:
+        if s.status == "running":
+            s.status = "killed"
     print()
     for line in summary_lines(args.topology, run.steps)[:-1]:
         print(line)
     if error:
         print("failed: " + error.splitlines()[0])
-    passed = sum(1 for s in run.steps if s.status == "ok")
-    failed = sum(1 for s in run.steps if s.status not in ("ok", "not run"))
+    passed, failed = count(run.steps)
     if not ok and failed == 0:
         failed = 1   # a failure outside the steps (boot, setup, simulator) still fails the run
     print("cosim %s: %d passed, %d failed" % (args.topology, passed, failed))
