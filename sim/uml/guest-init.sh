@@ -6,7 +6,8 @@
 #   COSIM_RUN    run directory (on the host); this guest only writes in
 #                $COSIM_RUN/$COSIM_GUEST and $COSIM_RUN/sync
 #   COSIM_GUEST  guest name (A, B)
-#   COSIM_ROLE   rxe: rxe0 on vec0; froce: insmod $COSIM_KO, provider $COSIM_PROVIDER
+#   COSIM_ROLE   rxe: rxe0 on vec0; froce: insmod $COSIM_KO
+#   COSIM_PROVIDER  if set: /etc/libibverbs.d/froce.driver says "driver $COSIM_PROVIDER"
 #   COSIM_IP, COSIM_PEER   IPv4 of this guest and of its peer (/24)
 #   COSIM_MHZ    host "cpu MHz" (perftest needs it in /proc/cpuinfo)
 #   COSIM_MTU    MTU of vec0 (rxe role)
@@ -73,7 +74,8 @@ mkdir -p /run/ibvd
 cp /etc/libibverbs.d/* /run/ibvd/ 2>/dev/null
 mount -t tmpfs tmpfs /etc/libibverbs.d || fail_setup "tmpfs on /etc/libibverbs.d"
 cp /run/ibvd/* /etc/libibverbs.d/ 2>/dev/null
-if [ "$COSIM_ROLE" = froce ]; then
+# (libibverbs 44 dlopens an absolute driver path with "-rdmav34.so" appended)
+if [ -n "$COSIM_PROVIDER" ]; then
 	echo "driver $COSIM_PROVIDER" >/etc/libibverbs.d/froce.driver
 fi
 
@@ -102,7 +104,11 @@ rxe)
 	DEV=rxe0
 	;;
 froce)
-	insmod "$COSIM_KO" || fail_setup "insmod $COSIM_KO"
+	if command -v insmod >/dev/null; then
+		insmod "$COSIM_KO" || fail_setup "insmod $COSIM_KO"
+	else   # no kmod on the host
+		python3 "$TOOLS/insmod.py" "$COSIM_KO" || fail_setup "insmod.py $COSIM_KO"
+	fi
 	first_ibdev() { ls /sys/class/infiniband 2>/dev/null | grep '^froce' | head -1; }
 	has_ibdev() { [ -n "$(first_ibdev)" ]; }
 	wait_for "$WAIT" has_ibdev || fail_setup "no froce ib device after ${WAIT} s"
