@@ -38,7 +38,9 @@ PROVIDER = os.path.join(ROOT, "build", "provider", "libfroce")
 PROVIDER_SO = PROVIDER + "-rdmav34.so"
 TOPOLOGIES = ("rxe-rxe", "froce-froce", "froce-rxe")
 VIRTIO_DEVICE_ID = 1234          # CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID
-VEC_MTU = 9000
+# vec0's MTU: 9000 lets rxe-rxe run RoCE MTU 4096; against froce the rxe side
+# keeps 1500 (RoCE MTU 1024) like an ordinary Ethernet port
+VEC_MTU = {"rxe-rxe": 9000, "froce-rxe": 1500}
 GUEST_MEM = "512M"
 # directories the guest covers with a tmpfs: a run dir there would be invisible
 GUEST_TMPFS = ("/tmp", "/run", "/var/tmp", "/dev", "/proc", "/sys", "/etc/libibverbs.d")
@@ -418,7 +420,7 @@ class Run:
                  "con0=null,fd:1", "con=null", "ssl=null"] + g.extra
         env = {"COSIM_RUN": self.run_dir, "COSIM_GUEST": g.name, "COSIM_ROLE": g.role,
                "COSIM_IP": g.ip, "COSIM_PEER": g.peer, "COSIM_MHZ": self.mhz(),
-               "COSIM_MTU": str(VEC_MTU),
+               "COSIM_MTU": str(VEC_MTU.get(self.topology, 1500)),
                "COSIM_WAIT": str(self.guest_wait(g))}
         if g.role == "froce":
             env["COSIM_KO"] = FROCE_KO
@@ -478,7 +480,7 @@ class Run:
     def vec(self, g, sock, n):
         g.fds.append(sock.fileno())
         g.extra.append("vec0:transport=fd,fd=%d,mac=02:00:00:77:00:%02x,mtu=%d"
-                       % (sock.fileno(), n, VEC_MTU))
+                       % (sock.fileno(), n, VEC_MTU[self.topology]))
 
     # ---- monitoring
     def gpath(self, g, name):
@@ -543,8 +545,9 @@ class Run:
                 g.booted = True
                 self.log("guest %s: boot done in %.1f s (guest uptime %s s)"
                          % (g.name, now - g.started, t.strip()))
-            elif now - g.started > 120:
-                self.fail(None, "", "guest %s did not boot in 120 s" % g.name)
+            elif now - g.started > self.boot_timeout(g):
+                self.fail(None, "", "guest %s did not boot in %d s\n%s"
+                          % (g.name, self.boot_timeout(g), self.console_tail(g)))
         if g.booted and g.setup is None:
             t = self.read(self.gpath(g, "setup"))
             fail = self.read(self.gpath(g, "setup.fail"))
@@ -580,6 +583,10 @@ class Run:
                 g.name, g.proc.returncode,
                 "during step %d (%s)" % (s.num, s.label) if s else "before its setup finished",
                 self.console_tail(g)))
+
+    def boot_timeout(self, g):
+        """seconds from start to init (PCI enumeration over the simulator is slow)"""
+        return 120 if g.role == "rxe" else 300
 
     def guest_wait(self, g):
         """seconds the guest waits for its device, port and GID"""
@@ -626,20 +633,15 @@ class Run:
             self.log("froce-uml-sim exited 0")
 
     def kill_all(self):
-        procs = [g.proc for g in self.guests.values() if g.proc is not None]
-        if self.sim is not None:
-            procs.append(self.sim)
-        for p in procs:
-            if p.poll() is None:
-                try:
-                    os.killpg(p.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-        for p in procs:
+        guests = [g.proc for g in self.guests.values() if g.proc is not None]
+        self.kill(guests)
+        if self.sim is not None and self.sim.poll() is None:
+            # SIGTERM first: the simulator closes its pcap and log itself
+            self.sim.terminate()
             try:
-                p.wait(timeout=10)
+                self.sim.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                pass
+                self.kill([self.sim])
         # UML's helper processes (same command line) may take a moment to go
         for _ in range(50):
             left = self.leftovers()
@@ -652,10 +654,27 @@ class Run:
                     pass
             time.sleep(0.1)
 
+    def kill(self, procs):
+        """SIGKILL each process's group (each was started in its own session)"""
+        for p in procs:
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        for p in procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+
     def leftovers(self):
-        """pids whose command line carries one of our guests' umid= words"""
+        """pids whose command line carries this run's private tmpfs directory
+        (every guest and the simulator have it there: uml_dir=, --ready-file)"""
         found = []
-        mine = [("umid=%s%s\0" % (self.umid, g)).encode() for g in self.guests]
+        if not self.shm:
+            return found
+        mine = [self.shm.encode() + b"/"]
         for d in os.listdir("/proc"):
             if not d.isdigit():
                 continue
