@@ -323,7 +323,7 @@ class Run:
         self.kernel = kernel
         need = []
         if self.topology != "rxe-rxe":
-            need = [(SIM, "froce-uml-sim (build it: make -C sim)"),
+            need = [(SIM, "froce-uml-sim (make -C sim/core uml-sim, or set FROCE_UML_SIM)"),
                     (FROCE_KO, "UML froce.ko (sim/uml/build-kernel.sh)"),
                     (PROVIDER_SO, "provider (make -C provider)")]
         for path, what in need:
@@ -606,8 +606,14 @@ class Run:
                               " during step %d (%s)" % (running[0].num, running[0].label)
                               if running else ""))
             if self.sim is not None and self.sim.poll() is not None:
-                self.fail(None, "", "froce-uml-sim exited with %d during the run (log: %s)"
-                          % (self.sim.returncode, self.sim_log))
+                # it exits 0 once every front end disconnected: fine after the froce
+                # guests powered off (the other guest may still be finishing its step)
+                alive = [g.name for g in self.guests.values()
+                         if g.role == "froce" and g.proc.poll() is None]
+                if self.sim.returncode != 0 or alive:
+                    self.fail(None, "", "froce-uml-sim exited with %d while guest(s) %s ran "
+                              "(log: %s)" % (self.sim.returncode, ",".join(alive) or "-",
+                                             self.sim_log))
             for g in self.guests.values():
                 self.poll_guest(g, now)
             if all(g.next == len(g.steps) for g in self.guests.values()):
@@ -762,6 +768,7 @@ def main(argv=None):
         ok = True
     except Failure as e:
         error = str(e)
+        run.log("FAILED: " + error)
         run.diagnostics()
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -770,8 +777,8 @@ def main(argv=None):
     if left:
         ok = False
         error = error or left
-    if error:
-        run.log("FAILED: " + error)
+    if left:
+        run.log("FAILED: " + left)
     for s in run.steps:
         if s.status == "running":
             s.status = "killed"
