@@ -5,7 +5,8 @@
 
   sim/uml/cosim.py --topology {rxe-rxe,froce-froce,froce-rxe} [--short]
                    [--keep RUN_DIR] [--timeout S] [--list]
-                   [--inject-fail STEP] [--inject-expect STEP] [--pcap]
+                   [--step-timeout S] [--setup-wait S] [--pcap]
+                   [--inject-fail STEP] [--inject-hang STEP] [--inject-expect STEP]
 
 rxe-rxe      two guests joined by a socketpair on vec0 (fd transport), rxe on both
 froce-froce  froce-uml-sim with two NICs, both guests load froce.ko
@@ -367,6 +368,13 @@ class Run:
             s = select_step(self.steps, sel)
             s.command += " && exit 3"
             self.log("injected failure: step %d %s exits 3" % (s.num, s.label))
+        for sel in self.args.inject_hang or []:
+            s = select_step(self.steps, sel)
+            s.command += "; sleep 100000"
+            self.log("injected failure: step %d %s hangs" % (s.num, s.label))
+        if self.args.step_timeout:
+            for s in self.steps:
+                s.timeout = self.args.step_timeout
         for sel in self.args.inject_expect or []:
             s = select_step(self.steps, sel)
             s.expects.append(INJECTED_EXPECT)
@@ -736,6 +744,10 @@ def main(argv=None):
     ap.add_argument("--pcap", action="store_true", help="froce-uml-sim writes RUN_DIR/wire.pcap")
     ap.add_argument("--inject-fail", action="append", metavar="STEP",
                     help="make STEP (number or GUEST:NAME prefix) exit 3 (harness self-test)")
+    ap.add_argument("--step-timeout", type=int, metavar="S",
+                    help="every step's timeout (default: by topology and --short)")
+    ap.add_argument("--inject-hang", action="append", metavar="STEP",
+                    help="make STEP hang after its command (harness self-test)")
     ap.add_argument("--inject-expect", action="append", metavar="STEP",
                     help="add an expected string STEP never prints (harness self-test)")
     args = ap.parse_args(argv)

@@ -199,7 +199,8 @@ run_step() {
 			echo "cosim: the server of '$4' is not ready" >"$_out"
 			RC=125
 		else
-			timeout -k 5 "$3" sh -c "$5" >"$_out" 2>&1 </dev/null
+			# the wait counts against the step's timeout
+			timeout -k 5 $((_n / 10 + 1)) sh -c "$5" >"$_out" 2>&1 </dev/null
 			RC=$?
 		fi
 		;;

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Self-test of the co-simulation harness (about 30 s on 2 cores):
+# Self-test of the co-simulation harness (about 35 s on 2 cores):
 #  - unit tests of cosim.py's pure parts
 #  - rxe-rxe --short passes
-#  - a step that exits non-zero, and a missing expected string, fail the run
-#    (exit status 1, the step named) instead of being swallowed
+#  - a step that exits non-zero, a missing expected string and a step that
+#    hangs fail the run (exit status 1, the step named) instead of being
+#    swallowed
 #  - with the stub simulator, froce-rxe starts the simulator, boots both guests
 #    and fails guest A's setup (no froce device)
 # and after every run: no process of the run and neither of its directories left.
@@ -53,6 +54,9 @@ check inject-exit 1 "FAILED: step 7 (A:ib_write_bw (server A, client B)) exit 3"
 check inject-expect 1 "FAILED: step 2 (B:ibv_devinfo) missing: 'cosim-injected" \
 	"cosim rxe-rxe: " ", 1 failed" -- \
 	python3 $COSIM --topology rxe-rxe --short --inject-expect B:ibv_devinfo
+check inject-hang 1 "FAILED: step 8 (B:ib_write_bw (server A, client B)) timed out after 8 s" \
+	"cosim rxe-rxe: " ", 1 failed" -- \
+	python3 $COSIM --topology rxe-rxe --short --step-timeout 8 --inject-hang B:ib_write_bw
 if [[ -f build/uml/froce.ko && -f build/provider/libfroce-rdmav34.so ]]; then
 	FROCE_UML_SIM=$PWD/sim/uml/stub-uml-sim.py check froce-rxe-stub 1 \
 		"froce-uml-sim ready" "guest A setup failed: no froce ib device" \
