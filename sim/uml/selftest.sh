@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Self-test of the co-simulation harness (about 35 s on 2 cores):
+# Self-test of the co-simulation harness (about 45 s on 2 cores):
 #  - unit tests of cosim.py's pure parts
 #  - rxe-rxe --short passes
 #  - a step that exits non-zero, a missing expected string and a step that
 #    hangs fail the run (exit status 1, the step named) instead of being
-#    swallowed
+#    swallowed; a perftest pair whose clock calibration failed runs again
 #  - with the stub simulator, froce-rxe starts the simulator, boots both guests
 #    and fails guest A's setup (no froce device)
 # and after every run: no process of the run and neither of its directories left.
@@ -57,6 +57,9 @@ check inject-expect 1 "FAILED: step 2 (B:ibv_devinfo) missing: 'cosim-injected" 
 check inject-hang 1 "FAILED: step 8 (B:ib_write_bw (server A, client B)) timed out after 8 s" \
 	"cosim rxe-rxe: " ", 1 failed" -- \
 	python3 $COSIM --topology rxe-rxe --short --step-timeout 8 --inject-hang B:ib_write_bw
+check calibration-retry 0 "2 retries after perftest's clock calibration failed" \
+	"cosim rxe-rxe: 10 passed, 0 failed" -- \
+	python3 $COSIM --topology rxe-rxe --short --inject-calib B:ib_write_bw
 if [[ -f build/uml/froce.ko && -f build/provider/libfroce-rdmav34.so ]]; then
 	FROCE_UML_SIM=$PWD/sim/uml/stub-uml-sim.py check froce-rxe-stub 1 \
 		"froce-uml-sim ready" "guest A setup failed: no froce ib device" \
