@@ -144,6 +144,22 @@ def check_run_dir(path):
     return problems
 
 
+def stale_sources(target, dirs):
+    """the .c/.h files under dirs newer than target"""
+    try:
+        t = os.path.getmtime(target)
+    except OSError:
+        return []
+    newer = []
+    for d in dirs:
+        for base, _, files in os.walk(d):
+            for f in files:
+                p = os.path.join(base, f)
+                if f.endswith((".c", ".h")) and os.path.getmtime(p) > t:
+                    newer.append(p)
+    return sorted(newer)
+
+
 class Step:
     """one command on one guest; server/client steps come in pairs joined by sync"""
 
@@ -332,6 +348,13 @@ class Run:
         for path, what in need:
             if not os.path.exists(path):
                 raise Failure("missing %s: %s" % (path, what))
+        if self.topology != "rxe-rxe":
+            stale = stale_sources(FROCE_KO, [os.path.join(ROOT, "driver"),
+                                             os.path.join(ROOT, "include")])
+            if stale:
+                self.log("warning: %s is older than %s (run sim/uml/build-kernel.sh)"
+                         % (os.path.relpath(FROCE_KO, ROOT),
+                            ", ".join(os.path.relpath(p, ROOT) for p in stale[:3])))
         for path in (ROOT, PROVIDER):
             if re.search(r"\s", path):
                 raise Failure("path %r contains whitespace" % path)

@@ -73,10 +73,27 @@ class Checks(unittest.TestCase):
                          {"DEV": "rxe0", "NETDEV": "vec0", "GIDX": "1"})
 
     def test_run_dir(self):
-        self.assertEqual(cosim.check_run_dir("/work/x/build/cosim/r"), [])
-        for bad in ("/tmp/r", "/dev/shm/r", "/run/r", "/var/tmp/r", "rel/dir", "/work/a b"):
+        self.assertEqual(cosim.check_run_dir("/home/u/froce/build/cosim/r"), [])
+        for bad in ("/tmp/r", "/dev/shm/r", "/run/r", "/var/tmp/r", "rel/dir", "/home/u/a b"):
             self.assertTrue(cosim.check_run_dir(bad), bad)
         self.assertEqual(cosim.check_run_dir("/tmpfoo/r"), [])
+
+
+class Stale(unittest.TestCase):
+    def test_stale_sources(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "src")
+            os.makedirs(src)
+            for name, mtime in (("old.c", 100), ("new.h", 300), ("new.txt", 300)):
+                with open(os.path.join(src, name), "w"):
+                    pass
+                os.utime(os.path.join(src, name), (mtime, mtime))
+            ko = os.path.join(d, "froce.ko")
+            open(ko, "w").close()
+            os.utime(ko, (200, 200))
+            self.assertEqual(cosim.stale_sources(ko, [src]), [os.path.join(src, "new.h")])
+            self.assertEqual(cosim.stale_sources(os.path.join(d, "none.ko"), [src]), [])
 
 
 def simulate(steps):
