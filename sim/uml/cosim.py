@@ -557,7 +557,7 @@ class Run:
         last = out.rsplit(RETRY_MARK, 1)[-1]
         table_error = check_perftest(last, *s.table) if s.table and rc == 0 else None
         print("==== [step %d/%d] guest %s: %s ====" % (s.num, len(self.steps), g.name,
-                                                      s.command), flush=True)
+                                                      self.shown(g, s.command)), flush=True)
         sys.stdout.write(out if out.endswith("\n") or not out else out + "\n")
         if rc == 124:
             s.status, s.detail = "TIMEOUT", "timed out after %d s" % s.timeout
@@ -581,6 +581,11 @@ class Run:
                                                    s.status, secs))
         if s.status != "ok":
             self.fail(s, s.status, "step %d (%s) %s" % (s.num, s.label, s.detail), s.detail)
+
+    def shown(self, g, command):
+        """command with the guest's variables filled in, as it ran"""
+        env = dict(g.setup or {}, PEER=g.peer, IP=g.ip, TOOLS="sim/uml")
+        return re.sub(r"\$([A-Z]+)", lambda m: env.get(m.group(1), m.group(0)), command)
 
     def poll_guest(self, g, now):
         exited = g.proc.poll() is not None   # before reading its files: they are final then
@@ -739,7 +744,16 @@ class Run:
         return found
 
     def diagnostics(self):
-        """after a failure: the end of every console and of the simulator's log"""
+        """after a failure: what the steps still running printed so far, the end
+        of every console and of the simulator's log"""
+        for s in self.steps:
+            if s.status != "running":
+                continue
+            g = self.guests[s.guest]
+            text = "".join(self.read(self.gpath(g, "%d.%s" % (s.num, f))) or ""
+                           for f in ("out", "attempt"))
+            print("---- step %d (%s) was still running; its output so far ----" % (s.num, s.label))
+            print("\n".join("    | " + l for l in text.splitlines()[-40:]))
         for g in self.guests.values():
             if getattr(g, "console", None):
                 print("---- last lines of guest %s's console (%s) ----" % (g.name, g.console))
