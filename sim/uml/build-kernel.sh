@@ -12,9 +12,9 @@
 # Environment: FROCE_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/froce),
 # JOBS (default: number of CPUs). Needs the packages of `make deps`
 # (linux-source-6.1, bc, bison, flex, libelf-dev, build-essential).
-# Output: <tree>/linux (the UML binary), <tree>/.config, and driver/froce.ko
-# built for ARCH=um (the driver's own build directory is reused: run
-# `make -C driver clean` before a host build).
+# Output: <tree>/linux (the UML binary), <tree>/.config, and build/uml/froce.ko
+# built for ARCH=um from a copy of driver/ and include/ in build/uml/ (driver/
+# itself, where the host build lives, is not touched).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -83,14 +83,21 @@ fi
 "$TREE/linux" --version >/dev/null 2>&1 || die "$TREE/linux does not run"
 echo "build-kernel: $("$TREE/linux" --version 2>&1 | head -1)"
 
-echo "build-kernel: froce.ko for ARCH=um"
-make -s -C "$ROOT/driver" clean KDIR="$TREE" ARCH=um >/dev/null 2>&1 || true
-if ! make -C "$ROOT/driver" KDIR="$TREE" ARCH=um W=1 >"$CACHE/froce-ko-um.log" 2>&1; then
-	tail -40 "$CACHE/froce-ko-um.log"
-	die "froce.ko did not build against $TREE (log: $CACHE/froce-ko-um.log)"
+# froce.ko for ARCH=um is built in a copy of the driver under build/uml/ so
+# the host build in driver/ is left alone; the result is build/uml/froce.ko.
+UMLB="$ROOT/build/uml"
+echo "build-kernel: froce.ko for ARCH=um in $UMLB"
+rm -rf "$UMLB/driver" "$UMLB/include" "$UMLB/froce.ko"
+mkdir -p "$UMLB/driver"
+cp "$ROOT"/driver/Kbuild "$ROOT"/driver/Makefile "$ROOT"/driver/*.[ch] "$UMLB/driver/"
+cp -r "$ROOT/include" "$UMLB/include"
+if ! make -C "$UMLB/driver" KDIR="$TREE" ARCH=um W=1 >"$UMLB/froce-ko-um.log" 2>&1; then
+	tail -40 "$UMLB/froce-ko-um.log"
+	die "froce.ko did not build against $TREE (log: $UMLB/froce-ko-um.log)"
 fi
-if grep -qE 'warning:|error:' "$CACHE/froce-ko-um.log"; then
-	grep -E 'warning:|error:' "$CACHE/froce-ko-um.log" | head -20
+if grep -qE 'warning:|error:' "$UMLB/froce-ko-um.log"; then
+	grep -E 'warning:|error:' "$UMLB/froce-ko-um.log" | head -20
 	die "froce.ko built with warnings against the UML tree"
 fi
-echo "build-kernel: ok: $TREE/linux, $ROOT/driver/froce.ko (ARCH=um, W=1, no warnings) in $((SECONDS - start)) s"
+cp "$UMLB/driver/froce.ko" "$UMLB/froce.ko"
+echo "build-kernel: ok: $TREE/linux, $UMLB/froce.ko (ARCH=um, W=1, no warnings) in $((SECONDS - start)) s"

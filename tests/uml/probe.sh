@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Boots User-Mode Linux with driver/froce.ko against froce-uml-sim (one NIC)
+# Boots User-Mode Linux with froce.ko (build/uml/, sim/uml/build-kernel.sh) against froce-uml-sim (one NIC)
 # and checks that the driver's probe succeeds: the dev_info line
 # "firmware x.y.z build ..., N QPs, ..., N vectors" must be in the guest's log
 # and the simulator must have sent at least one MSI (EQ 0 takes MSI-X for the
@@ -58,7 +58,7 @@ start=$(date +%s.%N)
 TMPDIR=$WORK timeout "$TIMEOUT" "$TREE/linux" umid=froce-probe-$$ uml_dir="$WORK" mem=512M \
 	rootfstype=hostfs rootflags=/ rw init="$ROOT/sim/vhost/tests/probe-init.sh" \
 	con0=null,fd:1 con=null ssl=null virtio_uml.device="$SOCK:1234" \
-	FROCE_KO="$ROOT/driver/froce.ko" > "$LOGS/uml.log" 2>&1 < /dev/null
+	FROCE_KO="$ROOT/build/uml/froce.ko" > "$LOGS/uml.log" 2>&1 < /dev/null
 uml_rc=$?
 end=$(date +%s.%N)
 
