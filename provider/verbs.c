@@ -198,7 +198,10 @@ struct ibv_cq *froce_create_cq(struct ibv_context *ibctx, int cqe,
 	cq = calloc(1, sizeof(*cq));
 	if (!cq)
 		return NULL;
+	/* at least 2 CQEs: the kernel refuses a log size of 0 */
 	cq->log_size = froce_log2_ceil((uint64_t)cqe);
+	if (cq->log_size < 1)
+		cq->log_size = 1;
 	cq->buf_len = page_round((size_t)FROCE_CQE_SIZE << cq->log_size);
 	cq->buf = ring_alloc(cq->buf_len);
 	if (!cq->buf) {

@@ -236,6 +236,14 @@ int main(void)
 	CHECK(last_cq.buf_va == (uintptr_t)cq->buf && !(last_cq.buf_va & 4095));
 	CHECK(froce_create_cq(&ctx->vctx.context, 0, NULL, 0) == NULL &&
 	      errno == EINVAL);
+	/* one CQE (ib_write_lat) still gets a ring of 2: the kernel wants log >= 1 */
+	{
+		struct ibv_cq *one = froce_create_cq(&ctx->vctx.context, 1, NULL, 0);
+
+		CHECK(one != NULL && last_cq.log_size == 1);
+		if (one)
+			froce_destroy_cq(one);
+	}
 
 	/* RC QP: 3 WRs round up to 4; SQ page, then the RQ page */
 	qa.send_cq = qa.recv_cq = ibcq;

@@ -209,9 +209,12 @@ def plan(topology, short):
     pp_n, bw_s, bw_n, lat_n, tmo = SIZES[(kind, short)]
     steps = []
 
-    def solo(name, command, expects, timeout=tmo):
-        for g in GUEST_NAMES:
+    def solo(name, command, expects, timeout=tmo, guests=GUEST_NAMES):
+        for g in guests:
             steps.append(Step(g, name, command, timeout, expects=expects))
+
+    # guests with a froce NIC (A, and B too in froce-froce)
+    froce_guests = {"rxe-rxe": (), "froce-rxe": ("A",)}.get(topology, GUEST_NAMES)
 
     def pair(tool, args, expects_server, expects_client, table=None):
         for server, client in (("A", "B"), ("B", "A")):
@@ -233,8 +236,19 @@ def plan(topology, short):
              ["link {dev}/1 state ACTIVE", "netdev {netdev}"])
         solo("ibv_devices", "ibv_devices", ["{dev}"])
         solo("ibv_devinfo", "ibv_devinfo -v -d $DEV", devinfo_expects + ["fe80:"])
-        solo("ping", "python3 $TOOLS/icmp-ping.py -c 3 -w 30 -i 0.5 $PEER", ["3 received"],
+        solo("ping", "ping -c 3 -w 30 -i 0.5 $PEER", [" 0% packet loss"],
              timeout=60)
+        # froce: the netdev's ethtool view, RoCE v1 and v2 GIDs, the rdma_cm
+        # default RoCE mode switched through configfs and back
+        solo("ethtool -i", "ethtool -i $NETDEV", ["driver: froce", "bus-info: "],
+             guests=froce_guests)
+        solo("GID types", "ibv_devinfo -v -d $DEV | grep GID", ["RoCE v1", "RoCE v2"],
+             guests=froce_guests)
+        cm = "/sys/kernel/config/rdma_cm/$DEV"
+        solo("default_roce_mode",
+             "mkdir %s && m=%s/ports/1/default_roce_mode && cat $m && "
+             "echo 'IB/RoCE v1' > $m && cat $m && echo 'RoCE v2' > $m && cat $m && rmdir %s"
+             % (cm, cm, cm), ["RoCE v2\nIB/RoCE v1\nRoCE v2"], guests=froce_guests)
     pp = "-d $DEV -i 1 -g $GIDX -c -n %d" % pp_n
     pair("ibv_rc_pingpong", pp, ["iters in"], ["iters in"])
     perf = "-d $DEV -i 1 -x $GIDX -F --report_gbits"
@@ -248,6 +262,14 @@ def plan(topology, short):
         lat = "%s -s 64 -n %d" % (perf, lat_n)
         pair("ib_write_lat", lat, ["RDMA_Write Latency Test", table, "t_avg"],
              ["RDMA_Write Latency Test", table, "t_avg"], (64, "t_avg[usec]"))
+    if not short:
+        # after the traffic: the device counters, through ethtool and rdma_hw_stats
+        solo("ethtool -S", "ethtool -S $NETDEV", ["sent_pkts:", "rcvd_pkts:", "netdev_tx_pkts:"],
+             guests=froce_guests)
+        solo("rdma statistic", "rdma statistic show link $DEV/1", ["sent_pkts", "rdma_sends"],
+             guests=froce_guests)
+        solo("port counters", "cat /sys/class/infiniband/$DEV/ports/1/counters/port_xmit_packets",
+             [], guests=froce_guests)
     for i, s in enumerate(steps, 1):
         s.num = i
     return steps

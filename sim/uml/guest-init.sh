@@ -105,11 +105,7 @@ rxe)
 	DEV=rxe0
 	;;
 froce)
-	if command -v insmod >/dev/null; then
-		insmod "$COSIM_KO" || fail_setup "insmod $COSIM_KO"
-	else   # no kmod on the host
-		python3 "$TOOLS/insmod.py" "$COSIM_KO" || fail_setup "insmod.py $COSIM_KO"
-	fi
+	insmod "$COSIM_KO" cmd_timeout_ms=60000 || fail_setup "insmod $COSIM_KO"
 	first_ibdev() { ls /sys/class/infiniband 2>/dev/null | grep '^froce' | head -1; }
 	has_ibdev() { [ -n "$(first_ibdev)" ]; }
 	wait_for "$WAIT" has_ibdev || fail_setup "no froce ib device after ${WAIT} s"
@@ -127,11 +123,13 @@ froce)
 	;;
 esac
 
-# the IPv4-mapped GID of our address, as sysfs prints it
+# the IPv4-mapped GID of our address, as sysfs prints it; its RoCE v2 entry
+# (a device with RoCE v1 lists the same GID twice, v1 and v2)
 GID4=$(echo "$COSIM_IP" | awk -F. '{printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", $1, $2, $3, $4}')
 find_gid() {
 	for f in /sys/class/infiniband/$DEV/ports/1/gids/*; do
-		if [ "$(cat "$f" 2>/dev/null)" = "$GID4" ]; then
+		if [ "$(cat "$f" 2>/dev/null)" = "$GID4" ] &&
+			[ "$(cat "${f%/gids/*}/gid_attrs/types/${f##*/}" 2>/dev/null)" = "RoCE v2" ]; then
 			GIDX=${f##*/}
 			return 0
 		fi

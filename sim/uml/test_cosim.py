@@ -150,7 +150,7 @@ class Plan(unittest.TestCase):
         tools = {s.command.split()[0] for s in cosim.plan("rxe-rxe", True)}
         self.assertEqual(tools, {"ibv_devinfo", "ibv_rc_pingpong", "ib_write_bw"})
         full = {s.command.split()[0] for s in cosim.plan("froce-rxe", False)}
-        self.assertTrue({"rdma", "ibv_devices", "python3", "ib_read_bw", "ib_send_bw",
+        self.assertTrue({"rdma", "ibv_devices", "ping", "ethtool", "ib_read_bw", "ib_send_bw",
                          "ib_write_lat"} <= full)
 
     def test_simulate_detects_deadlock(self):
