@@ -6,7 +6,7 @@ PCAP_TOOL := $(BUILD)/bin/froce-pcap
 VECTORS ?= $(or $(FROCE_VECTORS),tests/vectors/rxe)
 
 .PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth timing clean fuzz-firmware \
-	driver provider install-provider uninstall-provider
+	driver provider install-provider uninstall-provider cosim
 FUZZ_SECONDS ?= 300
 
 help:
@@ -26,6 +26,9 @@ help:
 	@echo "  make provider    build the rdma-core provider (build/provider/libfroce-rdmav34.so)"
 	@echo "  make install-provider / uninstall-provider"
 	@echo "                   put / remove it where Debian's libibverbs looks (root)"
+	@echo "  make cosim       the full stack in User-Mode Linux: froce.ko + libibverbs + perftest,"
+	@echo "                   two froce NICs, then froce against Linux rxe (rdma link, ibv_devinfo,"
+	@echo "                   ping, ethtool, rc_pingpong, ib_{write,read,send}_bw, ib_write_lat)"
 	@echo "  make fuzz-firmware  libFuzzer on the firmware's command decoder for FUZZ_SECONDS"
 	@echo "                   (default 300; make test runs 20 s of it)"
 	@echo "  make timing      place and route on an ECP5-85 (nextpnr), Fmax of parser and builder"
@@ -64,6 +67,11 @@ install-provider: provider
 
 uninstall-provider:
 	$(MAKE) -C provider uninstall
+
+cosim: check-deps
+	bash sim/uml/prepare.sh
+	$(PYTHON) sim/uml/cosim.py --topology froce-froce
+	$(PYTHON) sim/uml/cosim.py --topology froce-rxe
 
 fuzz-firmware: check-deps
 	$(MAKE) -C firmware fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)

@@ -57,6 +57,14 @@ CHECKS = [
     ("driver-unit", ["make", "-s", "-C", "driver", "test"]),
     ("provider-unit", ["make", "-s", "-C", "provider", "test"]),
     ("two-nic-cosim", ["bash", "tests/core/run.sh"]),
+    # the full stack: froce.ko in User-Mode Linux against the simulated NIC
+    # (vhost-user PCI transport), libibverbs with our provider, perftest;
+    # the first UML check builds the kernel (cached outside the checkout)
+    ("uml-transport", ["bash", "tests/uml/transport.sh"]),
+    ("uml-driver-probe", ["bash", "tests/uml/probe.sh"]),
+    ("uml-harness-selftest", ["bash", "sim/uml/selftest.sh"]),
+    ("stack-froce-froce", ["bash", "tests/uml/cosim.sh", "froce-froce"]),
+    ("stack-froce-rxe", ["bash", "tests/uml/cosim.sh", "froce-rxe"]),
     # error paths with asserted outcomes (and their negative control)
     ("cosim-error-scenarios", ["bash", "tests/core/scenarios.sh"]),
     # every frame of write/send/read/atomic captures through scapy+ICRC,
