@@ -27,7 +27,8 @@ G="$COSIM_RUN/$COSIM_GUEST"
 SYNC="$COSIM_RUN/sync"
 PORT=${COSIM_PORT:-18515}
 WAIT=${COSIM_WAIT:-60}
-TOOLS=$(dirname "$0")
+TOOLS=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$TOOLS/../.." && pwd)
 TAB=$(printf '\t')
 
 say() { echo "cosim-init[$COSIM_GUEST $(cut -d' ' -f1 /proc/uptime)]: $*"; }
@@ -52,10 +53,11 @@ mount -t sysfs sysfs /sys
 grep -q ' /dev ' /proc/mounts || mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm   # in the guest's devtmpfs
 mount -t devpts devpts /dev/pts 2>/dev/null
-# every directory a program may write to is a tmpfs: writes on hostfs land on the host
-for d in /run /dev/shm /var/tmp /tmp; do
-	mount -t tmpfs tmpfs "$d" || fail_setup "tmpfs on $d"
-done
+# every directory a program may write to is a tmpfs: writes on hostfs land on
+# the host; the checkout and the run directory stay visible wherever they are
+. "$TOOLS/guest-tmpfs.sh"
+private_tmpfs "$ROOT $COSIM_RUN" /run /dev/shm /var/tmp /tmp ||
+	fail_setup "tmpfs over /run /dev/shm /var/tmp /tmp"
 mount -t configfs configfs /sys/kernel/config 2>/dev/null
 
 [ -d "$G" ] || { say "no guest directory $G"; poweroff; exit 1; }
@@ -126,16 +128,18 @@ esac
 # the IPv4-mapped GID of our address, as sysfs prints it; its RoCE v2 entry
 # (a device with RoCE v1 lists the same GID twice, v1 and v2)
 GID4=$(echo "$COSIM_IP" | awk -F. '{printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", $1, $2, $3, $4}')
-find_gid() {
+# index of the GID with value $1 and type $2 ("RoCE v2", "IB/RoCE v1"), or nothing
+gid_index() {
 	for f in /sys/class/infiniband/$DEV/ports/1/gids/*; do
-		if [ "$(cat "$f" 2>/dev/null)" = "$GID4" ] &&
-			[ "$(cat "${f%/gids/*}/gid_attrs/types/${f##*/}" 2>/dev/null)" = "RoCE v2" ]; then
-			GIDX=${f##*/}
+		if [ "$(cat "$f" 2>/dev/null)" = "$1" ] &&
+			[ "$(cat "${f%/gids/*}/gid_attrs/types/${f##*/}" 2>/dev/null)" = "$2" ]; then
+			echo "${f##*/}"
 			return 0
 		fi
 	done
 	return 1
 }
+find_gid() { GIDX=$(gid_index "$GID4" "RoCE v2"); }
 port_active() { grep -q ACTIVE "/sys/class/infiniband/$DEV/ports/1/state"; }
 ll_ready() {
 	ip -6 addr show dev "$NETDEV" scope link | grep -q inet6 &&
@@ -145,9 +149,15 @@ wait_for "$WAIT" port_active || fail_setup "$DEV port 1 not ACTIVE after ${WAIT}
 wait_for "$WAIT" find_gid || fail_setup "no GID $GID4 on $DEV after ${WAIT} s"
 wait_for "$WAIT" ll_ready || fail_setup "no IPv6 link-local address on $NETDEV after ${WAIT} s"
 
-export DEV NETDEV GIDX TOOLS
+# the same address as a RoCE v1 GID and the link-local RoCE v2 GID (IPv6),
+# where the device has them (empty otherwise)
+GIDX_V1=$(gid_index "$GID4" "IB/RoCE v1")
+LL=$(ip -6 addr show dev "$NETDEV" scope link | sed -n 's/.*inet6 \([^/]*\).*/\1/p' | head -1)
+GID6=$(python3 -c 'import ipaddress, sys; print(":".join("%04x" % int.from_bytes(ipaddress.IPv6Address(sys.argv[1]).packed[i:i + 2], "big") for i in range(0, 16, 2)))' "$LL" 2>/dev/null)
+GIDX_V6=$(gid_index "$GID6" "RoCE v2")
+export DEV NETDEV GIDX GIDX_V1 GIDX_V6 TOOLS
 export IP="$COSIM_IP" PEER="$COSIM_PEER"
-say "setup done: DEV=$DEV NETDEV=$NETDEV GIDX=$GIDX"
+say "setup done: DEV=$DEV NETDEV=$NETDEV GIDX=$GIDX GIDX_V1=$GIDX_V1 GIDX_V6=$GIDX_V6"
 printf 'DEV=%s\nNETDEV=%s\nGIDX=%s\nUPTIME=%s\n' "$DEV" "$NETDEV" "$GIDX" \
 	"$(cut -d' ' -f1 /proc/uptime)" >"$G/setup.tmp"
 mv "$G/setup.tmp" "$G/setup"

@@ -9,8 +9,10 @@ export PATH
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
-mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /tmp
+# private /run and /tmp; the checkout stays visible even if it is under /tmp
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$ROOT/sim/uml/guest-tmpfs.sh"
+private_tmpfs "$ROOT" /run /tmp || echo "probe-init: tmpfs mounts failed"
 # insmod, or finit_module(2) from Python where kmod is not installed
 load_module() {
 	if command -v insmod > /dev/null 2>&1; then
