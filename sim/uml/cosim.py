@@ -44,8 +44,10 @@ VIRTIO_DEVICE_ID = 1234          # CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID
 # keeps 1500 (RoCE MTU 1024) like an ordinary Ethernet port
 VEC_MTU = {"rxe-rxe": 9000, "froce-rxe": 1500}
 GUEST_MEM = "512M"
-# directories the guest covers with a tmpfs: a run dir there would be invisible
-GUEST_TMPFS = ("/tmp", "/run", "/var/tmp", "/dev", "/proc", "/sys", "/etc/libibverbs.d")
+# directories the guest mounts something else over: a run dir there would be
+# invisible (its tmpfs over /tmp, /run, /var/tmp and /dev/shm keeps the run
+# directory and the checkout visible: guest-tmpfs.sh)
+GUEST_MOUNTS = ("/dev", "/proc", "/sys", "/etc/libibverbs.d", "/mnt")
 INJECTED_EXPECT = "cosim-injected-expectation-that-never-appears"
 RETRY_MARK = "cosim: retry:"     # guest-init.sh's line before a pair's next attempt
 
@@ -138,7 +140,7 @@ def check_run_dir(path):
         problems.append("not absolute")
     if re.search(r"\s", path):
         problems.append("contains whitespace (it goes on the kernel command line)")
-    for d in GUEST_TMPFS + ("/dev/shm",):
+    for d in GUEST_MOUNTS:
         if path == d or path.startswith(d + "/"):
             problems.append("under %s, which the guests cover with their own mounts" % d)
     return problems
@@ -216,10 +218,10 @@ def plan(topology, short):
     # guests with a froce NIC (A, and B too in froce-froce)
     froce_guests = {"rxe-rxe": (), "froce-rxe": ("A",)}.get(topology, GUEST_NAMES)
 
-    def pair(tool, args, expects_server, expects_client, table=None):
+    def pair(tool, args, expects_server, expects_client, table=None, label=None):
         for server, client in (("A", "B"), ("B", "A")):
-            sync = "%s-%s%s" % (tool, server, client)
-            name = "%s (server %s, client %s)" % (tool, server, client)
+            sync = "%s-%s%s" % ((label or tool).replace(" ", "-"), server, client)
+            name = "%s (server %s, client %s)" % (label or tool, server, client)
             steps.append(Step(server, name, "%s %s" % (tool, args), tmo, "server", sync,
                               expects_server))
             steps.append(Step(client, name, "%s %s $PEER" % (tool, args), tmo, "client", sync,
@@ -244,6 +246,19 @@ def plan(topology, short):
              guests=froce_guests)
         solo("GID types", "ibv_devinfo -v -d $DEV | grep GID", ["RoCE v1", "RoCE v2"],
              guests=froce_guests)
+        # RoCE active MTU follows the netdev's: the largest IB MTU that fits
+        port = "ibv_devinfo -d $DEV | grep active_mtu"
+        solo("MTU follows netdev",
+             "ip link set $NETDEV mtu 9000 && %s && ip link set $NETDEV mtu 1500 && %s"
+             % (port, port), ["active_mtu: 4096 (5) active_mtu: 1024 (3)"],
+             guests=froce_guests)
+        # a process killed with its verbs objects open leaves nothing behind
+        # (rc_pingpong's server makes its PD, MR, CQ and QP before it listens)
+        res = "rdma res show $DEV"
+        solo("objects released on kill",
+             "b=$(%s); ibv_rc_pingpong -d $DEV -g $GIDX & p=$!; sleep 5; %s; kill -9 $p; "
+             "wait $p; sleep 1; e=$(%s); echo \"$e\"; [ \"$b\" = \"$e\" ] && echo RELEASED"
+             % (res, res, res), ["pd 1 cq 1 qp 1", "mr 1 ctx 1", "RELEASED"], guests=froce_guests)
         cm = "/sys/kernel/config/rdma_cm/$DEV"
         solo("default_roce_mode",
              "mkdir %s && m=%s/ports/1/default_roce_mode && cat $m && "
@@ -251,6 +266,13 @@ def plan(topology, short):
              % (cm, cm, cm), ["RoCE v2\nIB/RoCE v1\nRoCE v2"], guests=froce_guests)
     pp = "-d $DEV -i 1 -g $GIDX -c -n %d" % pp_n
     pair("ibv_rc_pingpong", pp, ["iters in"], ["iters in"])
+    if topology == "froce-froce" and not short:
+        # the other encapsulations between two froce NICs: RoCE v1 (GRH,
+        # EtherType 0x8915) and RoCE v2 over IPv6 (the link-local GIDs)
+        pair("ibv_rc_pingpong", pp.replace("$GIDX", "$GIDX_V1"), ["iters in"], ["iters in"],
+             label="ibv_rc_pingpong RoCE v1")
+        pair("ibv_rc_pingpong", pp.replace("$GIDX", "$GIDX_V6"), ["iters in"], ["iters in"],
+             label="ibv_rc_pingpong IPv6")
     perf = "-d $DEV -i 1 -x $GIDX -F --report_gbits"
     bw = "%s -s %d -n %d" % (perf, bw_s, bw_n)
     table = "#bytes"
