@@ -5,7 +5,7 @@
 
   sim/uml/cosim.py --topology {rxe-rxe,froce-froce,froce-rxe} [--short]
                    [--keep RUN_DIR] [--timeout S] [--list]
-                   [--step-timeout S] [--setup-wait S] [--pcap]
+                   [--step-timeout S] [--setup-wait S] [--pcap] [--drop-pct P]
                    [--inject-fail STEP] [--inject-hang STEP] [--inject-expect STEP]
                    [--inject-calib STEP]
 
@@ -478,6 +478,8 @@ class Run:
             fds = (wire_fd,)
         if self.args.pcap:
             cmd += ["--pcap", os.path.join(self.run_dir, "wire.pcap")]
+        if self.args.drop_pct:
+            cmd += ["--drop-pct", "%g" % self.args.drop_pct]
         self.sim_log = os.path.join(self.run_dir, "froce-uml-sim.log")
         self.log("starting %s" % " ".join(cmd[3:]))
         with open(self.sim_log, "w") as log:
@@ -841,6 +843,8 @@ def main(argv=None):
                     help="how long a guest waits for its device, port and GID "
                          "(default 60 s with rxe, 600 s with froce)")
     ap.add_argument("--pcap", action="store_true", help="froce-uml-sim writes RUN_DIR/wire.pcap")
+    ap.add_argument("--drop-pct", type=float, default=0.0, metavar="P",
+                    help="froce-uml-sim's fault injector drops P %% of the frames on the wire")
     ap.add_argument("--inject-fail", action="append", metavar="STEP",
                     help="make STEP (number or GUEST:NAME prefix) exit 3 (harness self-test)")
     ap.add_argument("--step-timeout", type=int, metavar="S",
