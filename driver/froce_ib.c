@@ -946,6 +946,7 @@ static const struct ib_device_ops froce_dev_ops = {
 	.alloc_pd = froce_alloc_pd,
 	.alloc_ucontext = froce_alloc_ucontext,
 	.create_ah = froce_create_ah,
+	.create_user_ah = froce_create_ah,
 	.create_cq = froce_create_cq,
 	.create_qp = froce_create_qp,
 	.dealloc_pd = froce_dealloc_pd,

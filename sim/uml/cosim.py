@@ -266,6 +266,16 @@ def plan(topology, short):
              % (cm, cm, cm), ["RoCE v2\nIB/RoCE v1\nRoCE v2"], guests=froce_guests)
     pp = "-d $DEV -i 1 -g $GIDX -c -n %d" % pp_n
     pair("ibv_rc_pingpong", pp, ["iters in"], ["iters in"])
+    if kind == "froce":
+        # UD QPs with address handles (the short run too: cheap, and the
+        # only user of create_user_ah)
+        pair("ibv_ud_pingpong", "-d $DEV -i 1 -g $GIDX -c -s 512 -n %d" % pp_n,
+             ["iters in"], ["iters in"])
+    if kind == "froce" and not short:
+        # completion events (req_notify_cq, the completion EQ's interrupt,
+        # ibv_get_cq_event) instead of polling
+        pair("ibv_rc_pingpong", pp + " -e", ["iters in"], ["iters in"],
+             label="ibv_rc_pingpong -e (events)")
     if topology == "froce-froce" and not short:
         # the other encapsulations between two froce NICs: RoCE v1 (GRH,
         # EtherType 0x8915) and RoCE v2 over IPv6 (the link-local GIDs)
