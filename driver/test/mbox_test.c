@@ -16,19 +16,7 @@
 
 static int failures;
 
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: CHECK(%s) failed\n",		\
-			__FILE__, __LINE__, #cond);			\
-		failures++;						\
-	}								\
-} while (0)
-
-static u32 rd32(const u8 *b, unsigned int off)
-{
-	return b[off] | b[off + 1] << 8 | b[off + 2] << 16 |
-	       (u32)b[off + 3] << 24;
-}
+#include "check.h"
 
 static void check_cmd(const char *name, u16 op, u16 in_len, u16 out_len)
 {

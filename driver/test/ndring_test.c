@@ -15,27 +15,7 @@
 
 static int failures;
 
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: CHECK(%s) failed\n",		\
-			__FILE__, __LINE__, #cond);			\
-		failures++;						\
-	}								\
-} while (0)
-
-static u32 rd32(const u8 *b, unsigned int off)
-{
-	return b[off] | b[off + 1] << 8 | b[off + 2] << 16 |
-	       (u32)b[off + 3] << 24;
-}
-
-static void wr32(u8 *b, unsigned int off, u32 v)
-{
-	b[off] = v;
-	b[off + 1] = v >> 8;
-	b[off + 2] = v >> 16;
-	b[off + 3] = v >> 24;
-}
+#include "check.h"
 
 static void test_ntx(void)
 {
