@@ -23,17 +23,6 @@ using froce_sim::NicConfig;
 
 namespace {
 
-uint32_t ld32(const uint8_t *p) {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-}
-uint64_t ld64(const uint8_t *p) {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
 // cycles between two looks at the command queues inside a chunk
 constexpr uint64_t kSliceCycles = 8;
 

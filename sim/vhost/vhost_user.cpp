@@ -19,17 +19,6 @@ namespace {
 
 constexpr uint16_t kDescNext = 1, kDescWrite = 2, kDescIndirect = 4;
 
-uint64_t ld64(const uint8_t *p) {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-uint32_t ld32(const uint8_t *p) {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-}
-
 void close_fds(std::vector<int> &fds) {
     for (int fd : fds)
         if (fd >= 0) ::close(fd);

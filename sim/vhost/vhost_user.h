@@ -11,12 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "hwfield.h"
 #include "status.h"
 
 namespace froce_vhost {
 
 using froce_sim::errorf;
 using froce_sim::Status;
+// little-endian loads from message and guest-memory bytes
+using froce_sim::ld32;
+using froce_sim::ld64;
 
 // ---- protocol constants (vhost-user spec; arch/um/drivers/vhost_user.h) ----
 enum VuRequest : uint32_t {
