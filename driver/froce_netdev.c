@@ -116,6 +116,7 @@ static const char * const froce_icnt_names[] = {
 	[FROCE_ICNT_CQ_ARMS] = "icnt_cq_arms",
 	[FROCE_ICNT_QKEY_DROPPED] = "icnt_qkey_dropped",
 	[FROCE_ICNT_ASYNC_LOST] = "icnt_async_lost",
+	[FROCE_ICNT_ADP_RETRANS] = "icnt_adp_retrans",
 };
 
 #define FROCE_ND_NUM_STATS \

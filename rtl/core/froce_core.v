@@ -622,7 +622,7 @@ wire [IF_BITS-1:0] rx_if_rdata = inflight[if_raddr];
 wire rw_valid, rw_ready;
 wire [QW-1:0] rw_qpn;
 wire [23:0] rw_psn;
-wire [63:0] c_retrans, c_timeouts, c_rnr_rcvd, c_retry_exc;
+wire [63:0] c_retrans, c_timeouts, c_adp_retrans, c_rnr_rcvd, c_retry_exc;
 wire kick_valid, kick_ready;
 wire [QW-1:0] kick_qpn;
 // Responses (ACK/NAK/atomic ACK headers and READ response jobs) from the rx
@@ -632,7 +632,7 @@ wire [QW-1:0] kick_qpn;
 // the next response it has to hand over, and the packets behind it in the
 // RX buffer (READ responses for our own READs, say) would overflow it.
 // Distributed RAM: the entries are wide (the response header template).
-localparam RESPQ_W = `FROCE_RHDR_W + 1 + 64 + 32 + 32 + 24 + 3;
+localparam RESPQ_W = `FROCE_RHDR_W + 1 + 64 + 32 + 32 + 24 + 3 + QW + 8;
 wire resp_valid, resp_ready;
 wire [`FROCE_RHDR_W-1:0] resp_hdr;
 wire resp_read;
@@ -647,14 +647,19 @@ wire [63:0] rq_va;
 wire [31:0] rq_rkey, rq_len;
 wire [23:0] rq_pd;
 wire [2:0] rq_mtu;
+wire [QW-1:0] rq_qpn, resp_qpn;
+wire [7:0] rq_epoch, resp_epoch;
+wire reread_valid;
+wire [QW-1:0] reread_qpn;
+wire [23:0] reread_psn;
 wire resp_q_empty, resp_q_full;
 wire [4:0] unused_resp_q_count;
 
 froce_fifo #(.WIDTH(RESPQ_W), .DEPTH(16)) resp_queue (
     .clk(clk), .rst(rst),
-    .wr_data({rq_hdr, rq_read, rq_va, rq_rkey, rq_len, rq_pd, rq_mtu}),
+    .wr_data({rq_hdr, rq_read, rq_va, rq_rkey, rq_len, rq_pd, rq_mtu, rq_qpn, rq_epoch}),
     .wr_en(rq_valid && rq_ready),
-    .rd_data({resp_hdr, resp_read, resp_va, resp_rkey, resp_len, resp_pd, resp_mtu}),
+    .rd_data({resp_hdr, resp_read, resp_va, resp_rkey, resp_len, resp_pd, resp_mtu, resp_qpn, resp_epoch}),
     .rd_en(resp_valid && resp_ready),
     .count(unused_resp_q_count), .empty(resp_q_empty), .full(resp_q_full)
 );
@@ -666,7 +671,10 @@ wire [63:0] sw_addr, sw_data;
 wire [3:0] sw_len;
 wire [QW-1:0] x_qpn, r_qpn;
 wire [15:0] x_ack_wqe, r_sq_next;
-wire [23:0] unused_r_sq_psn;
+wire [23:0] r_sent_psn;
+wire x_hold;
+wire r_tx_err;
+wire [15:0] r_rd_issued;
 wire x_err;
 wire [`FROCE_RHDR_W-1:0] t_hdr;
 wire t_hdr_valid, t_hdr_ready;
@@ -689,9 +697,10 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
     .s_rw_valid(rw_valid), .s_rw_ready(rw_ready), .s_rw_qpn(rw_qpn), .s_rw_psn(rw_psn),
     .s_resp_valid(resp_valid), .s_resp_ready(resp_ready), .s_resp_hdr(resp_hdr),
     .s_resp_read(resp_read), .s_resp_va(resp_va), .s_resp_rkey(resp_rkey), .s_resp_len(resp_len),
-    .s_resp_pd(resp_pd), .s_resp_mtu(resp_mtu),
+    .s_resp_pd(resp_pd), .s_resp_mtu(resp_mtu), .s_resp_qpn(resp_qpn), .s_resp_epoch(resp_epoch),
+    .s_reread_valid(reread_valid), .s_reread_qpn(reread_qpn), .s_reread_psn(reread_psn),
     .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err), .x_rd_retired(x_rd_retired),
-    .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sq_psn(unused_r_sq_psn),
+    .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .r_rd_issued(r_rd_issued), .x_hold(x_hold),
     .if_raddr(tx_if_raddr), .if_rdata(tx_if_rdata),
     .if_we(if_we), .if_waddr(if_waddr), .if_wdata(if_wdata),
     .m_xl_valid(txl_valid), .m_xl_ready(txl_ready), .m_xl_key(txl_key), .m_xl_pd(txl_pd),
@@ -746,18 +755,19 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
                   .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) rx_engine (
     .clk(clk), .rst(rst),
     .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
-    .qpc_load_reset(load_reset), .qpc_load_rq_psn(load_rq_psn),
+    .qpc_load_reset(load_reset), .qpc_load_rq_psn(load_rq_psn), .qpc_load_sq_psn(load_sq_psn),
     .s_db_valid(rq_db_valid), .s_db_ready(rq_db_ready), .s_db_qpn(rq_db_qpn), .s_db_pi(rq_db_pi),
     .s_hdr(b_hdr), .s_hdr_valid(b_hdr_valid), .s_hdr_ready(b_hdr_ready),
     .s_pay_tvalid(b_tvalid), .s_pay_tready(b_tready), .s_pay_tlast(b_tlast),
     .pay_to_split(pay_to_split), .split_tready(split_in_ready), .pay_grh(pay_grh), .grh_data(grh_data),
     .m_resp_valid(rq_valid), .m_resp_ready(rq_ready), .m_resp_hdr(rq_hdr),
     .m_resp_read(rq_read), .m_resp_va(rq_va), .m_resp_rkey(rq_rkey), .m_resp_len(rq_len),
-    .m_resp_pd(rq_pd), .m_resp_mtu(rq_mtu),
+    .m_resp_pd(rq_pd), .m_resp_mtu(rq_mtu), .m_resp_qpn(rq_qpn), .m_resp_epoch(rq_epoch),
+    .m_reread_valid(reread_valid), .m_reread_qpn(reread_qpn), .m_reread_psn(reread_psn),
     .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
     .m_rw_valid(rw_valid), .m_rw_ready(rw_ready), .m_rw_qpn(rw_qpn), .m_rw_psn(rw_psn),
-    .r_qpn(r_qpn), .r_sq_next(r_sq_next), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err),
-    .x_rd_retired(x_rd_retired),
+    .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .r_rd_issued(r_rd_issued), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe),
+    .x_err(x_err), .x_rd_retired(x_rd_retired), .x_hold(x_hold),
     .if_raddr(if_raddr), .if_rdata(rx_if_rdata),
     .m_xl_valid(rxl_valid), .m_xl_ready(rxl_ready), .m_xl_key(rxl_key), .m_xl_pd(rxl_pd),
     .m_xl_va(rxl_va), .m_xl_len(rxl_len), .m_xl_access(rxl_access),
@@ -774,7 +784,7 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .cnt_rx_pkts(c_rx_pkts), .cnt_dup(c_dup), .cnt_oos(c_oos), .cnt_nak_sent(c_nak_sent),
     .cnt_rnr_sent(c_rnr_sent), .cnt_seq_nak_rcvd(c_seq_nak_rcvd), .cnt_acc_nak_rcvd(c_acc_nak_rcvd),
     .cnt_inv_nak_rcvd(c_inv_nak_rcvd), .cnt_access_err(c_access_err),
-    .cnt_dropped(c_rx_dropped), .cnt_retrans(c_retrans), .cnt_timeouts(c_timeouts),
+    .cnt_dropped(c_rx_dropped), .cnt_retrans(c_retrans), .cnt_timeouts(c_timeouts), .cnt_adp_retrans(c_adp_retrans),
     .cnt_rnr_rcvd(c_rnr_rcvd), .cnt_retry_exc(c_retry_exc), .cnt_rnr_retry_exc(c_rnr_retry_exc),
     .cnt_out_of_buffer(c_out_of_buffer), .cnt_len_err(c_len_err), .cnt_qkey_err(c_qkey_err)
 );
@@ -1218,6 +1228,7 @@ always @* begin
     icnt_flat[`FROCE_ICNT_CQ_ARMS * 64 +: 64] = {32'd0, c_cq_arms};
     icnt_flat[`FROCE_ICNT_QKEY_DROPPED * 64 +: 64] = c_qkey_err;
     icnt_flat[`FROCE_ICNT_ASYNC_LOST * 64 +: 64] = c_async_lost;
+    icnt_flat[`FROCE_ICNT_ADP_RETRANS * 64 +: 64] = c_adp_retrans;
 end
 
 // not used yet: the arm sequence number, status bits kept for later

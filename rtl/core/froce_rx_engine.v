@@ -46,17 +46,23 @@
  *   send side in error (qp_err, read by the requester, which flushes the
  *   rest). Each retirement kicks the requester.
  *
- * Retransmission (go-back-N, the requester re-reads host memory):
+ * Retransmission (go-back-N, the requester re-reads host memory;
+ * docs/transport-engine.md "Loss recovery"):
  *   PSN-sequence NAK p: WQEs ending before p complete; the requester resends
- *   from p (m_rw_*).
- *   RNR NAK p: the same completions; after the NAK's RNR delay the requester
- *   resends from p. RNR_RETRY NAKs in a row fail the oldest WQE with
- *   RNR_RETRY_EXC_ERR (7 = retry forever).
+ *   from p (m_rw_*), stopping the message it sends at the next packet. A NAK
+ *   for PSNs already acknowledged, or for the resend just asked for, is not
+ *   acted on.
+ *   RNR NAK p: the same completions; the requester holds the QP (x_hold) and
+ *   after the NAK's RNR delay resends from p. RNR_RETRY NAKs in a row fail
+ *   the oldest WQE with RNR_RETRY_EXC_ERR (7 = retry forever).
  *   ACK timeout: a per-QP timer (4.096 us * 2^TIMEOUT at 156.25 MHz, scanned
- *   one QP per idle cycle) runs while WQEs are outstanding and restarts on
- *   every retirement; on expiry the requester resends the oldest WQE.
- *   RETRY_CNT expiries in a row fail it with RETRY_EXC_ERR. Failures flush
- *   the QP's other WQEs as a fatal NAK does.
+ *   one QP per idle cycle) runs while a WQE is unretired or a packet sent is
+ *   unacknowledged, and restarts whenever new PSNs are acknowledged (una_ram);
+ *   on expiry the requester resends from the oldest unacknowledged PSN.
+ *   After progress it first runs for AR_BASE_CYCLES, doubling per expiry up
+ *   to the QP's timeout (adaptive retransmission); RETRY_CNT expiries at the
+ *   QP's timeout in a row fail the oldest WQE with RETRY_EXC_ERR. Failures
+ *   flush the QP's other WQEs as a fatal NAK does.
  *
  * UD SEND ONLY (QP type UD/GSI in RTR/RTS/SQD): DETH Q_Key must be the QP's
  *   (else dropped, cnt_qkey_err); no PSN check, no ACK; no RQ WQE -> dropped
@@ -73,6 +79,11 @@ module froce_rx_engine #(
     parameter NUM_QPS = 256,
     parameter OUTSTANDING = 32,
     parameter RD_ATOMIC_MAX = 8,        // atomic replay cache entries per QP (the requesters' READ/atomic limit)
+    // Adaptive retransmission: after progress the ACK timer first runs for
+    // AR_BASE_CYCLES, doubling at each expiry without progress, until that
+    // reaches the QP's own timeout; only expiries at the QP's timeout count
+    // against RETRY_CNT. 0 = the QP's timeout only.
+    parameter AR_BASE_CYCLES = 16384,
     // derived: leave at their defaults
     parameter QW = $clog2(NUM_QPS),
     parameter OW = $clog2(OUTSTANDING),
@@ -90,6 +101,7 @@ module froce_rx_engine #(
     input  wire [QPC_BITS-1:0]          qpc_wdata,
     input  wire                         qpc_load_reset,
     input  wire                         qpc_load_rq_psn,
+    input  wire                         qpc_load_sq_psn,
 
     /* RQ doorbells */
     input  wire                         s_db_valid,
@@ -119,6 +131,11 @@ module froce_rx_engine #(
     output reg  [31:0]                  m_resp_len,
     output reg  [23:0]                  m_resp_pd,
     output reg  [2:0]                   m_resp_mtu,
+    output reg  [QW-1:0]                m_resp_qpn,     // the QP it belongs to
+    output reg  [7:0]                   m_resp_epoch,   // a READ job: the QP's READ epoch when it was made
+    output reg                          m_reread_valid, // a READ asked again: QP m_reread_qpn's earlier jobs
+    output reg  [QW-1:0]                m_reread_qpn,   // at or past m_reread_psn are void
+    output reg  [23:0]                  m_reread_psn,
 
     /* Kicks to the requester */
     output reg                          m_kick_valid,
@@ -134,10 +151,14 @@ module froce_rx_engine #(
     /* Requester state */
     output wire [QW-1:0]                r_qpn,
     input  wire [15:0]                  r_sq_next,
+    input  wire [23:0]                  r_sent_psn,     // the PSN after the newest request packet sent
+    input  wire                         r_tx_err,       // the requester stopped on an error (it flushes)
+    input  wire [15:0]                  r_rd_issued,    // READ/atomic WQEs it sent (mod 2^16)
     input  wire [QW-1:0]                x_qpn,
     output wire [15:0]                  x_ack_wqe,
     output wire                         x_err,
     output wire [15:0]                  x_rd_retired,   // READ/atomic WQEs retired (mod 2^16)
+    output wire                         x_hold,         // waiting out an RNR NAK: the requester sends nothing
 
     /* In-flight table read (asynchronous) */
     output wire [QW+OW-1:0]             if_raddr,
@@ -211,6 +232,7 @@ module froce_rx_engine #(
     output reg  [63:0]                  cnt_dropped,
     output reg  [63:0]                  cnt_retrans,
     output reg  [63:0]                  cnt_timeouts,
+    output reg  [63:0]                  cnt_adp_retrans,    // of which adaptive (shorter than the QP's timeout)
     output reg  [63:0]                  cnt_rnr_rcvd,
     output reg  [63:0]                  cnt_retry_exc,
     output reg  [63:0]                  cnt_rnr_retry_exc,
@@ -262,6 +284,13 @@ reg [NUM_QPS-1:0] nak_sent;
 reg [NUM_QPS-1:0] in_msg;
 reg [NUM_QPS-1:0] msg_write;        // the message in progress is a WRITE
 reg [NUM_QPS-1:0] resp_err;
+// READ epoch: moves when a READ request comes again and starts a resend
+// (the requester lost responses and went back to its first missing one; the
+// PSN does not follow the duplicates just before it): the QP's response jobs
+// made before it are void from that PSN on (froce_tx_engine keeps the same
+// count). Duplicates that follow one another belong to one resend.
+reg [7:0] rd_epoch_ram [0:NUM_QPS-1];
+reg [23:0] dup_next_ram [0:NUM_QPS-1];      // the PSN after the last duplicate request
 // atomic replay cache: the last RD_ATOMIC_MAX atomics executed per QP
 reg [23:0] atom_psn_ram [0:NUM_QPS*RD_ATOMIC_MAX-1];
 reg [63:0] atom_orig_ram [0:NUM_QPS*RD_ATOMIC_MAX-1];
@@ -273,6 +302,10 @@ reg [NUM_QPS-1:0] req_err;
 reg [15:0] rd_retired_ram [0:NUM_QPS-1];    // READ/atomic WQEs retired
 reg [23:0] rd_pkts_ram [0:NUM_QPS-1];       // responses received for the oldest WQE (a READ)
 reg [NUM_QPS-1:0] rd_rw_sent;               // a resend of its missing responses was asked for
+reg [4:0] rd_oos_ram [0:NUM_QPS-1];         // responses out of sequence since (saturates)
+reg [23:0] una_ram [0:NUM_QPS-1];           // oldest unacknowledged request PSN
+reg [23:0] seq_rw_psn_ram [0:NUM_QPS-1];    // PSN of the last go-back-N asked for ...
+reg [NUM_QPS-1:0] seq_rw_valid;             // ... with no progress since (a NAK for it again is a duplicate)
 // retransmission timers (small copies of QPC fields, taken at commit)
 reg [4:0] tmo_exp_ram [0:NUM_QPS-1];        // QPC.TIMEOUT
 reg [2:0] retry_cnt_ram [0:NUM_QPS-1];      // QPC.RETRY_CNT
@@ -280,6 +313,8 @@ reg [2:0] rnr_retry_ram [0:NUM_QPS-1];      // QPC.RNR_RETRY
 reg [2:0] retry_left_ram [0:NUM_QPS-1];
 reg [2:0] rnr_left_ram [0:NUM_QPS-1];
 reg [31:0] deadline_ram [0:NUM_QPS-1];
+reg [3:0] ar_lvl_ram [0:NUM_QPS-1];         // adaptive expiries since the last progress
+reg ar_exp_reg;                             // this expiry was an adaptive one
 reg [23:0] rnr_psn_ram [0:NUM_QPS-1];
 reg [NUM_QPS-1:0] tmr_on;
 reg [NUM_QPS-1:0] sq_live;                  // committed in RTS or SQD: timers run
@@ -291,6 +326,7 @@ reg scan_turn;
 assign x_ack_wqe = ack_wqe_ram[x_qpn];
 assign x_err = req_err[x_qpn];
 assign x_rd_retired = rd_retired_ram[x_qpn];
+assign x_hold = rnr_wait[x_qpn];
 assign r_qpn = state == R_IDLE ? scan_q : q_reg;
 
 // context fields
@@ -524,7 +560,37 @@ wire [QW+AW-1:0] atom_idx = {q_reg, atom_slot_reg[AW-1:0]};
 wire [63:0] atom_new = op_cswap ? (orig_reg == h_compare ? h_swap_add : orig_reg) : orig_reg + h_swap_add;
 localparam [2:0] CM_ACK = 3'd0, CM_SEQ = 3'd1, CM_RNR = 3'd2, CM_TMO = 3'd3, CM_RESP = 3'd4;
 wire [31:0] scan_left = deadline_ram[scan_q] - now;     // < 0 (serial): expired
-wire scan_outstanding = r_sq_next != ack_wqe_ram[scan_q];
+// the timer runs while a WQE is unretired or a packet sent is unacknowledged
+// (a long message is acknowledged piece by piece before its WQE is recorded)
+// the timer period of the QP being scanned: adaptive or its own
+wire [31:0] scan_qp_tmo = ack_timeout(tmo_exp_ram[scan_q]);
+wire [31:0] scan_ar_tmo = AR_BASE_CYCLES << ar_lvl_ram[scan_q];
+// (not while READs or atomics are outstanding: their responses may queue at
+// the responder behind other QPs' READ responses for longer than any round
+// trip; a lost response shows as a gap in the ones after it)
+wire scan_ar = AR_BASE_CYCLES != 0 && ar_lvl_ram[scan_q] != 4'd15 && scan_ar_tmo < scan_qp_tmo &&
+               r_rd_issued == rd_retired_ram[scan_q];
+// (not once the send side failed: nothing is resent then)
+wire scan_outstanding = r_sq_next != ack_wqe_ram[scan_q] ||
+                        (r_sent_psn != una_ram[scan_q] && !r_tx_err && !req_err[scan_q]);
+// Progress: the packet acknowledges PSNs up to ack_psn_reg that were not
+// acknowledged before (and were sent: a forged ACK from the future is no
+// progress). It restarts the ACK timer and refills the retry budget.
+wire reread_starts = resp_job_reg && dup_reg && h_psn != dup_next_ram[q_reg];
+wire [23:0] una_new = ack_psn_reg + 1'b1;
+wire [23:0] resp_una_fwd = h_psn - una_ram[q_reg];      // >= 0: a READ response at or past the oldest unacknowledged PSN
+wire [23:0] una_fwd = una_new - una_ram[q_reg];         // > 0 (serial): new PSNs acknowledged
+wire [23:0] una_sent = r_sent_psn - una_new;            // >= 0: not beyond what was sent
+wire una_adv = una_fwd != 24'd0 && !una_fwd[23] && !una_sent[23];
+// a PSN-sequence NAK that asks for PSNs already acknowledged, or again for
+// the resend already made (a duplicated or late NAK), is not acted on
+wire [23:0] nak_before_una = h_psn - una_ram[q_reg];
+wire seq_nak_stale = (nak_before_una[23] && !una_adv) ||
+                     (!una_adv && seq_rw_valid[q_reg] && seq_rw_psn_ram[q_reg] == h_psn);
+// on a timeout, resend from the oldest unacknowledged PSN (within the oldest WQE)
+wire [23:0] una_in_ent = una_ram[q_reg] - ent_first;
+wire [23:0] tmo_psn = (ent_valid && ent_rd) ? rd_expected :
+                      (ent_valid && una_in_ent[23]) ? ent_first : una_ram[q_reg];
 
 assign s_db_ready = state == R_IDLE;
 wire wr_inc_scat = state == R_SCAT_SEG && s_seg_valid && m_scat_ready && seg_ok;
@@ -719,6 +785,7 @@ integer k;
 
 always @(posedge clk) begin
     m_qpev_valid <= 1'b0;
+    m_reread_valid <= 1'b0;
     if (m_kick_valid && m_kick_ready)
         m_kick_valid <= 1'b0;
     if (m_rw_valid && m_rw_ready)
@@ -775,11 +842,13 @@ always @(posedge clk) begin
                 tmr_on[scan_q] <= 1'b0;
             end else if (!tmr_on[scan_q]) begin
                 tmr_on[scan_q] <= 1'b1;
-                deadline_ram[scan_q] <= now + ack_timeout(tmo_exp_ram[scan_q]);
+                deadline_ram[scan_q] <= now + (scan_ar ? scan_ar_tmo : scan_qp_tmo);
             end else if (scan_left[31]) begin
-                // ACK timeout: resend the oldest WQE, or give up
-                cnt_timeouts <= cnt_timeouts + 1'b1;
+                // ACK timeout: resend from the oldest unacknowledged PSN, or give up
+                if (!scan_ar)
+                    cnt_timeouts <= cnt_timeouts + 1'b1;
                 q_reg <= scan_q;
+                ar_exp_reg <= scan_ar;
                 state <= R_TMO;
             end
         end
@@ -793,7 +862,12 @@ always @(posedge clk) begin
         rd_fin_reg <= 1'b0;
         pay_done_reg <= 1'b1;
         tmr_on[q_reg] <= 1'b0;
-        if (retry_left_ram[q_reg] == 3'd0) begin
+        if (ar_exp_reg) begin
+            // an adaptive expiry: resend, wait twice as long next time
+            ar_lvl_ram[q_reg] <= ar_lvl_ram[q_reg] + 1'b1;
+            cnt_adp_retrans <= cnt_adp_retrans + 1'b1;
+            state <= R_TMO2;
+        end else if (retry_left_ram[q_reg] == 3'd0) begin
             cnt_retry_exc <= cnt_retry_exc + 1'b1;
             cmpl_nak_reg <= 1'b1;
             req_err[q_reg] <= 1'b1;
@@ -806,12 +880,14 @@ always @(posedge clk) begin
         end
     end
     R_TMO2: begin
-        // resend from the first PSN of the oldest WQE (a READ: from its
+        // resend from the oldest unacknowledged PSN (a READ: from its
         // first missing response)
         m_rw_valid <= 1'b1;
         m_rw_qpn <= q_reg;
-        m_rw_psn <= ent_valid && ent_rd ? rd_expected : ent_first;
+        m_rw_psn <= tmo_psn;
         rd_rw_sent[q_reg] <= 1'b1;
+        seq_rw_valid[q_reg] <= 1'b1;
+        seq_rw_psn_ram[q_reg] <= tmo_psn;
         cnt_retrans <= cnt_retrans + 1'b1;
         state <= R_IDLE;
     end
@@ -860,9 +936,11 @@ always @(posedge clk) begin
                     dup_reg <= 1'b1;
                     state <= R_EXEC;
                 end else if (op_atomic) begin
+                    dup_next_ram[q_reg] <= h_psn + 1'b1;
                     atom_slot_reg <= {(AW + 1){1'b0}};
                     state <= R_ADUP;
                 end else begin
+                    dup_next_ram[q_reg] <= h_psn + 1'b1;
                     send_resp_reg <= h_ackreq;
                     state <= R_DROP;
                 end
@@ -1332,6 +1410,16 @@ always @(posedge clk) begin
             // so far completed (resp_wait_reg); the engine goes on meanwhile
             m_resp_hdr <= resp_hdr;
             m_resp_read <= resp_job_reg;
+            m_resp_qpn <= q_reg;
+            m_resp_epoch <= rd_epoch_ram[q_reg] + {7'd0, reread_starts};
+            if (resp_job_reg && dup_reg)
+                dup_next_ram[q_reg] <= h_psn + npsn_reg;
+            if (reread_starts) begin
+                rd_epoch_ram[q_reg] <= rd_epoch_ram[q_reg] + 1'b1;
+                m_reread_valid <= 1'b1;
+                m_reread_qpn <= q_reg;
+                m_reread_psn <= h_psn;
+            end
             m_resp_va <= va_reg;
             m_resp_rkey <= key_reg;
             m_resp_len <= wr_total_reg;
@@ -1375,12 +1463,19 @@ always @(posedge clk) begin
                 cnt_dup <= cnt_dup + 1'b1;
             else
                 cnt_oos <= cnt_oos + 1'b1;
-            if (!rd_gap[23] && !rd_rw_sent[q_reg] && !m_rw_valid) begin
+            // Asked already, but the gap goes on long after the responder
+            // must have restarted (it voids the old stream within a packet
+            // or two): the request or the restarted stream's first response
+            // was lost too; ask again rather than wait for the ACK timeout
+            if (!rd_gap[23] && !m_rw_valid && (!rd_rw_sent[q_reg] || &rd_oos_ram[q_reg])) begin
                 cnt_retrans <= cnt_retrans + 1'b1;
                 m_rw_valid <= 1'b1;
                 m_rw_qpn <= q_reg;
                 m_rw_psn <= rd_expected;
                 rd_rw_sent[q_reg] <= 1'b1;
+                rd_oos_ram[q_reg] <= 5'd0;
+            end else if (!rd_gap[23] && !(&rd_oos_ram[q_reg])) begin
+                rd_oos_ram[q_reg] <= rd_oos_ram[q_reg] + 1'b1;
             end
             state <= R_RDROP;
         end
@@ -1437,8 +1532,14 @@ always @(posedge clk) begin
         // progress: the next response, timer and retry budget restart
         rd_pkts_ram[q_reg] <= rd_have + 1'b1;
         rd_rw_sent[q_reg] <= 1'b0;
+        rd_oos_ram[q_reg] <= 5'd0;
         tmr_on[q_reg] <= 1'b0;
         retry_left_ram[q_reg] <= retry_cnt_ram[q_reg];
+        ar_lvl_ram[q_reg] <= 4'd0;
+        if (!resp_una_fwd[23]) begin
+            una_ram[q_reg] <= h_psn + 1'b1;
+            seq_rw_valid[q_reg] <= 1'b0;
+        end
         if (op_rresp_last || op_rresp_only || op_aack) begin
             // all its data is in: retire it (CQE after the data writes)
             resp_done_reg <= 1'b1;
@@ -1504,10 +1605,19 @@ always @(posedge clk) begin
     end
     R_KICK: begin
         ack_wqe_ram[q_reg] <= cmpl_i;
+        if (una_adv && cmpl_mode_reg != CM_TMO) begin
+            // new PSNs acknowledged: the timer restarts, the retry budget refills
+            una_ram[q_reg] <= una_new;
+            seq_rw_valid[q_reg] <= 1'b0;
+            tmr_on[q_reg] <= 1'b0;
+            retry_left_ram[q_reg] <= retry_cnt_ram[q_reg];
+            ar_lvl_ram[q_reg] <= 4'd0;
+        end
         if (retired_reg) begin
             // progress: the timer restarts, the retry budgets refill
             tmr_on[q_reg] <= 1'b0;
             retry_left_ram[q_reg] <= retry_cnt_ram[q_reg];
+            ar_lvl_ram[q_reg] <= 4'd0;
             if (cmpl_mode_reg != CM_RNR)
                 rnr_left_ram[q_reg] <= rnr_retry_ram[q_reg];
             rd_pkts_ram[q_reg] <= 24'd0;    // a new oldest WQE has no responses yet
@@ -1536,6 +1646,9 @@ always @(posedge clk) begin
             // the refused packet; the RNR timer resends from there
             cnt_seq_nak_rcvd <= cnt_seq_nak_rcvd + 1'b1;
             state <= R_KICK2;
+        end else if (cmpl_mode_reg == CM_SEQ && seq_nak_stale) begin
+            cnt_seq_nak_rcvd <= cnt_seq_nak_rcvd + 1'b1;
+            state <= R_KICK2;
         end else if (cmpl_mode_reg == CM_SEQ) begin
             if (!m_rw_valid) begin
                 cnt_seq_nak_rcvd <= cnt_seq_nak_rcvd + 1'b1;
@@ -1544,6 +1657,8 @@ always @(posedge clk) begin
                 m_rw_qpn <= q_reg;
                 // from the NAKed PSN, or from the first response an older READ lacks
                 m_rw_psn <= (ent_valid && ent_rd && !rd_gap[23] && rd_gap != 24'd0) ? rd_expected : h_psn;
+                seq_rw_valid[q_reg] <= 1'b1;
+                seq_rw_psn_ram[q_reg] <= h_psn;
                 state <= R_KICK2;
             end
         end else begin
@@ -1606,6 +1721,7 @@ always @(posedge clk) begin
     // context commits
     if (qpc_we && qpc_load_reset) begin
         msn_ram[qpc_waddr] <= 24'd0;
+        rd_epoch_ram[qpc_waddr] <= 8'd0;
         rq_pi_ram[qpc_waddr] <= 16'd0;
         rq_ci_ram[qpc_waddr] <= 16'd0;
         recv_off_ram[qpc_waddr] <= 32'd0;
@@ -1619,6 +1735,7 @@ always @(posedge clk) begin
         rd_retired_ram[qpc_waddr] <= 16'd0;
         rd_pkts_ram[qpc_waddr] <= 24'd0;
         rd_rw_sent[qpc_waddr] <= 1'b0;
+        rd_oos_ram[qpc_waddr] <= 5'd0;
         atom_next_ram[qpc_waddr] <= {AW{1'b0}};
         atom_valid[qpc_waddr * RD_ATOMIC_MAX +: RD_ATOMIC_MAX] <= {RD_ATOMIC_MAX{1'b0}};
     end
@@ -1637,6 +1754,11 @@ always @(posedge clk) begin
     end
     if (qpc_we && qpc_load_rq_psn)
         epsn_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
+    if (qpc_we && qpc_load_sq_psn) begin
+        una_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
+        ar_lvl_ram[qpc_waddr] <= 4'd0;
+        seq_rw_valid[qpc_waddr] <= 1'b0;
+    end
 
     if (rst) begin
         state <= R_IDLE;
@@ -1650,6 +1772,7 @@ always @(posedge clk) begin
         m_sw_valid <= 1'b0;
         rqe_tag_ok <= 1'b0;
         rd_rw_sent <= {NUM_QPS{1'b0}};
+        seq_rw_valid <= {NUM_QPS{1'b0}};
         atom_valid <= {(NUM_QPS * RD_ATOMIC_MAX){1'b0}};
         pay_done_reg <= 1'b1;
         now <= 32'd0;
@@ -1660,6 +1783,8 @@ always @(posedge clk) begin
         sq_live <= {NUM_QPS{1'b0}};
         cnt_retrans <= 64'd0;
         cnt_timeouts <= 64'd0;
+        cnt_adp_retrans <= 64'd0;
+        ar_exp_reg <= 1'b0;
         cnt_rnr_rcvd <= 64'd0;
         cnt_retry_exc <= 64'd0;
         pay_split_reg <= 1'b0;
@@ -1688,6 +1813,7 @@ end
 
 // fields read by other blocks, or kept for later features
 wire unused_rx = ^{ctx, c_access, h, rqe_index, ent, s_seg_len[31:16], ack_psn_diff[22:0], scan_left[30:0],
+                   resp_una_fwd[22:0], una_sent[22:0], nak_before_una[22:0], una_in_ent[22:0],
                   sq_nsge6[5], rd_ack_gap[22:0]};
 
 endmodule

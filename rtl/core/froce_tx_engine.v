@@ -42,8 +42,17 @@
  * (DETH, path from the WQE's address vector, no AckReq); no in-flight entry
  * and no window: the WQE completes (S_UD_CQE) once its payload was read.
  *
+ * Long messages do not hold the engine: at every packet boundary a waiting
+ * rewind (any QP's) or an RNR hold stops the WQE, which goes on from that PSN
+ * at the QP's next turn (fetched again; the gather cursor jumps straight to
+ * the PSN); kicks and doorbells are taken while packets are gathered; the
+ * engine keeps at most max(TX_AHEAD_BYTES, MTU) payload bytes queued at the
+ * builder, so a rewind reaches the wire within about a packet.
+ *
  * ACKs and NAKs built by the responder (s_resp_*) go to the builder between
- * two requester packets, first.
+ * two requester packets, first. READ response jobs take turns every
+ * JOB_QUANTUM packets (a job FIFO holds the half-sent ones) and a READ asked
+ * again voids its QP's older jobs (READ epochs).
  *
  * Errors (this engine's own): the WQE completes with the IB status on the
  * send CQ (CQE request on m_cqe_*) and the QP's send side stops: later WQEs
@@ -55,6 +64,10 @@ module froce_tx_engine #(
     parameter NUM_GIDS = 16,
     parameter OUTSTANDING = 32,         // unacknowledged WQEs per QP, a power of two
     parameter RD_ATOMIC_MAX = 8,        // READ/atomic WQEs outstanding per QP at most (QPC.MAX_RD_ATOMIC clamped)
+    parameter ACKREQ_SHIFT = 4,         // AckReq on every 2^ACKREQ_SHIFT-th PSN (and on every message's last packet)
+    parameter JOB_SLOTS = 4,            // READ response jobs that can wait half-sent, a power of two >= 2
+    parameter JOB_QUANTUM = 4,          // packets a READ response job sends before another job may take over
+    parameter TX_AHEAD_BYTES = 1024,    // payload bytes queued at the builder (or one MTU if more) before the next packet waits
     // derived: leave at their defaults
     parameter QW = $clog2(NUM_QPS),
     parameter GW = $clog2(NUM_GIDS),
@@ -104,17 +117,25 @@ module froce_tx_engine #(
     input  wire [31:0]                  s_resp_len,
     input  wire [23:0]                  s_resp_pd,
     input  wire [2:0]                   s_resp_mtu,
+    input  wire [QW-1:0]                s_resp_qpn,     // the local QP the response belongs to
+    input  wire [7:0]                   s_resp_epoch,   // a READ job: its QP's READ epoch when it was made
+    input  wire                         s_reread_valid, // a READ asked again: QP s_reread_qpn's older jobs
+    input  wire [QW-1:0]                s_reread_qpn,   // at or past s_reread_psn are void
+    input  wire [23:0]                  s_reread_psn,
 
     /* Completer state: the oldest unretired WQE of QP x_qpn */
     output wire [QW-1:0]                x_qpn,
     input  wire [15:0]                  x_ack_wqe,
     input  wire                         x_err,          // the completer saw a fatal NAK
     input  wire [15:0]                  x_rd_retired,   // READ/atomic WQEs the completer retired (mod 2^16)
+    input  wire                         x_hold,         // the QP waits out an RNR NAK: send nothing
 
     /* Requester state read by the completer */
     input  wire [QW-1:0]                r_qpn,
     output wire [15:0]                  r_sq_next,
-    output wire [23:0]                  r_sq_psn,
+    output wire [23:0]                  r_sent_psn,     // the PSN after the newest request packet sent
+    output wire                         r_tx_err,       // the send side stopped on an error of its own
+    output wire [15:0]                  r_rd_issued,    // READ/atomic WQEs sent (mod 2^16)
 
     /* In-flight table: read (asynchronous) and write */
     output wire [QW+OW-1:0]             if_raddr,
@@ -199,7 +220,8 @@ reg [GID_BITS-1:0] gid_ram [0:NUM_GIDS-1];
 reg [15:0] sq_pi_ram [0:NUM_QPS-1];
 reg [15:0] sq_next_ram [0:NUM_QPS-1];
 reg [23:0] psn_ram [0:NUM_QPS-1];
-reg [23:0] resume_ram [0:NUM_QPS-1];    // packets before this PSN were received: skip them
+reg [23:0] resume_ram [0:NUM_QPS-1];    // packets before this PSN were received (or sent, and not NAKed): skip them
+reg [23:0] sent_ram [0:NUM_QPS-1];      // PSN after the newest request packet ever sent (serially highest)
 reg [15:0] rd_issued_ram [0:NUM_QPS-1]; // READ/atomic WQEs sent (mod 2^16); minus x_rd_retired = outstanding
 reg [NUM_QPS-1:0] in_list;
 reg [NUM_QPS-1:0] tx_err;
@@ -219,7 +241,9 @@ always @(posedge clk) begin
 end
 
 assign r_sq_next = sq_next_ram[r_qpn];
-assign r_sq_psn = psn_ram[r_qpn];
+assign r_sent_psn = sent_ram[r_qpn];
+assign r_tx_err = tx_err[r_qpn];
+assign r_rd_issued = rd_issued_ram[r_qpn];
 assign x_qpn = q_reg;
 assign if_raddr = {q_reg, x_ack_wqe[OW-1:0]};
 wire [23:0] oldest_first_psn = if_rdata[`FROCE_INFLIGHT_FIRST_PSN_LSB +: 24];
@@ -249,6 +273,8 @@ reg [63:0] job_va;
 reg [31:0] job_rkey;
 reg [23:0] job_pd;
 reg [2:0] job_mtu;
+reg [QW-1:0] job_qpn_reg;       // the local QP of the job
+reg [3:0] job_pkts_reg;         // packets since the job started or resumed (saturates)
 
 // MTU in bytes: 256 << (PATH_MTU - 1); out-of-range values act as 256 / 4096
 wire [2:0] mtu_code = job_reg ? job_mtu : c_mtu;
@@ -410,32 +436,96 @@ reg wqe_sig_reg;
 reg [23:0] resume_reg;
 reg [23:0] rw_psn_reg;
 wire [23:0] resume_diff = psn_reg - resume_reg;   // < 0 (serial): skip this packet
+// Skipping after a go-back-N goes straight to the resume PSN: the packets of
+// the WQE not yet skipped, how many to skip, and their bytes
+wire [23:0] pkts_left = read_packets(remain_reg[31:0], mtu_shift);
+wire [23:0] skip_want = resume_reg - psn_reg;
+wire skip_all = skip_want >= pkts_left;
+wire [32:0] skip_bytes = {9'd0, skip_want} << mtu_shift;    // (< remain_reg when !skip_all)
+reg [32:0] skip_left_reg;       // bytes the gather cursor still has to pass over
+wire [23:0] rw_before_resume = rw_psn_reg - resume_ram[q_reg];  // < 0 (serial): rewind before the resume point
+// Payload bytes handed to the builder (headers accepted) and not yet taken
+// from the payload sources: the engine stays this little ahead of the wire,
+// so a NAK or a rewind acts after a few KiB, not after everything the
+// builder's queues could hold. (Signed: a piece may leave a cycle before its
+// header is counted.)
+reg signed [18:0] ahead_bytes;
+wire ahead_ok = ahead_bytes <= $signed(TX_AHEAD_BYTES[18:0]) || ahead_bytes <= $signed({6'd0, mtu});
+// Stop the WQE at this packet boundary (it goes on from here later): a
+// rewind is waiting (this QP's or another's: the engine serves it now, not
+// after the rest of a long message), or this QP waits out an RNR NAK.
+// Inline WQEs (one or two packets) and datagrams finish.
+wire yield_now = (s_rw_valid || x_hold) && !job_reg && !c_ud && !w_inline && !m_hdr_valid && !ord_push;
 
 wire last_pkt = remain_reg <= {20'd0, mtu};
 wire [12:0] this_plen = last_pkt ? remain_reg[12:0] : mtu;
 // this WQE sends one request packet (READ, atomic) rather than its data
 wire rd_request = op_rd_atomic && !job_reg;
-// The requester asks again for responses before the ones this job is sending
-// (it lost some): the rest of this stream would be dropped there, so stop it
-// after the current packet and serve the new request (IBA allows a responder
-// to abandon a READ response when a duplicate READ arrives)
-wire [23:0] next_job_ahead = s_resp_hdr[`FROCE_RHDR_PSN_LSB +: 24] - (psn_reg + 1'b1);
-wire job_superseded = job_reg && s_resp_valid && s_resp_read && next_job_ahead[23] &&
-                      s_resp_hdr[`FROCE_RHDR_DQPN_LSB +: 24] == job_hdr[`FROCE_RHDR_DQPN_LSB +: 24] &&
-                      s_resp_hdr[`FROCE_RHDR_DGID_LSB +: 128] == job_hdr[`FROCE_RHDR_DGID_LSB +: 128];
+// READ epochs (counted like froce_rx_engine's): a READ request that comes
+// again and starts a resend means the requester lost responses and asks from
+// its first missing one (void_psn); it goes to the back of the response
+// queue, but the jobs its QP had before it are void from that PSN on at once:
+// a running one stops after the current packet, a queued or half-sent one is
+// dropped when its turn comes (IBA lets a responder abandon READ responses
+// when a duplicate READ arrives). Jobs of the resend itself share its epoch.
+reg [7:0] epoch_ram [0:NUM_QPS-1];
+reg [23:0] void_psn_ram [0:NUM_QPS-1];
+reg [7:0] job_epoch_reg;
+wire [23:0] job_void_at = psn_reg + 1'b1 - void_psn_ram[job_qpn_reg];  // >= 0: its next packet was asked again
+wire job_superseded = job_reg && job_epoch_reg != epoch_ram[job_qpn_reg] && !job_void_at[23];
+wire [23:0] resp_void_at = s_resp_hdr[`FROCE_RHDR_PSN_LSB +: 24] - void_psn_ram[s_resp_qpn];
+wire resp_stale = s_resp_read && s_resp_epoch != epoch_ram[s_resp_qpn] && !resp_void_at[23];
 
+// READ response jobs take turns: after JOB_QUANTUM packets a job makes way
+// for a job of another QP that waits (or for one that waits half-sent) and
+// waits itself, half-sent, in the job FIFO; a long READ never holds the
+// responses of the other QPs (their requesters' timers keep running). The
+// responses of one QP stay in PSN order: a response (job or ACK/NAK) of a QP
+// whose job waits half-sent is taken only after that job has finished.
+localparam JS_W = 8 + QW + `FROCE_RHDR_W + 64 + 32 + 24 + 3 + 32 + 32 + 32 + 24 + 1;
+reg js_push;
+wire js_pop;
+wire [JS_W-1:0] js_head;
+wire js_empty, js_full;
+wire [$clog2(JOB_SLOTS):0] unused_js_count;
+reg [NUM_QPS-1:0] job_susp;     // the QP has a half-sent job in the FIFO
+froce_fifo #(.WIDTH(JS_W), .DEPTH(JOB_SLOTS)) job_fifo (
+    .clk(clk), .rst(rst),
+    .wr_data({job_epoch_reg, job_qpn_reg, job_hdr, job_va, job_rkey, job_pd, job_mtu, total_reg[31:0], remain_reg[31:0],
+              sge_off_reg, psn_reg, first_pkt_reg}),
+    .wr_en(js_push),
+    .rd_data(js_head), .rd_en(js_pop),
+    .count(unused_js_count), .empty(js_empty), .full(js_full)
+);
+// the response at the head of the queue must wait for its QP's half-sent job
+wire resp_blocked = s_resp_valid && job_susp[s_resp_qpn] && !resp_stale;
+wire [QW-1:0] js_head_qpn = js_head[JS_W-9 -: QW];
+wire [23:0] js_void_at = js_head[24:1] - void_psn_ram[js_head_qpn];
+wire js_stale = js_head[JS_W-1 -: 8] != epoch_ram[js_head_qpn] && !js_void_at[23];
+wire job_other_waits = (s_resp_valid && s_resp_read && s_resp_qpn != job_qpn_reg && !resp_blocked) || !js_empty;
+wire job_yield = job_reg && !m_hdr_valid && !ord_push && job_pkts_reg >= JOB_QUANTUM[3:0] && !js_full &&
+                 job_other_waits && remain_reg != 33'd0;
 // window: WQEs sent and not yet retired
 wire [15:0] in_flight = sq_next_reg - x_ack_wqe;
 
 assign s_rw_ready = state == S_IDLE && !s_kick_valid;
-assign s_db_ready = state == S_IDLE && !s_kick_valid && !s_rw_valid;
-assign s_kick_ready = state == S_IDLE;
+// Kicks and doorbells only touch the active list and the producer indexes:
+// besides idle, they are taken while a packet's payload is gathered, so a long
+// message never holds them (nor the completer and the BAR2 writes behind them)
+wire list_free = state == S_G_XL || state == S_G_SEG || state == S_SKIP || state == S_NEXT;
+assign s_db_ready = (state == S_IDLE || list_free) && !s_kick_valid && !s_rw_valid;
+assign s_kick_ready = state == S_IDLE || list_free;
 // a response header is taken when the builder port and the order FIFO are free
 wire resp_slot = !m_hdr_valid && ord_in_ready && !ord_push;
 // a READ response job starts only from idle; no response overtakes one
-assign s_resp_ready = resp_slot && ((state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid) ||
-                                    (state == S_HDR && !job_reg && !s_resp_read));
-assign act_pop = state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid && !s_resp_valid && act_valid;
+assign s_resp_ready = resp_slot && !resp_blocked &&
+                      ((state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid) ||
+                       (state == S_HDR && !s_resp_read && (!job_reg || s_resp_qpn != job_qpn_reg)));
+// a half-sent job goes on when nothing else of the responder's waits
+assign js_pop = state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid &&
+                !(s_resp_valid && !resp_blocked) && !js_empty;
+assign act_pop = state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid && !s_resp_valid && js_empty &&
+                 act_valid;
 wire flushing = tx_err[q_reg] || x_err || c_state == `FROCE_QP_STATE_ERR;
 // READ/atomic limit: QPC.MAX_RD_ATOMIC, 0 acting as 1, at most RD_ATOMIC_MAX
 wire [7:0] c_max_rd = ctx[`FROCE_QPC_MAX_RD_ATOMIC_LSB +: 8];
@@ -443,6 +533,9 @@ wire [15:0] rd_limit = c_max_rd == 8'd0 ? 16'd1 : c_max_rd > RD_ATOMIC_MAX[7:0] 
 wire [15:0] rd_outstanding = rd_issued_ram[q_reg] - x_rd_retired;
 // a READ request covers the PSNs of its responses
 wire [23:0] req_psns = op_atomic ? 24'd1 : read_packets(remain_reg[31:0], mtu_shift);
+// the PSN after this request packet (a READ request: after its responses)
+wire [23:0] sent_new = rd_request ? psn_reg + req_psns : psn_reg + 1'b1;
+wire [23:0] sent_after = sent_new - sent_ram[q_reg];    // > 0 (serial): newer than any sent before
 
 // segments: WQE fetch and gather turn straight into DMA descriptors
 wire seg_to_desc = state == S_WF_SEG || state == S_G_SEG;
@@ -507,7 +600,10 @@ always @* begin
     req_hdr[`FROCE_RHDR_SE_LSB] = w_se && last_pkt && (op_send || op_imm);
     req_hdr[`FROCE_RHDR_PKEY_LSB +: 16] = 16'hFFFF;
     req_hdr[`FROCE_RHDR_DQPN_LSB +: 24] = c_ud ? w_ud_dqpn : c_dqpn;
-    req_hdr[`FROCE_RHDR_ACKREQ_LSB] = (last_pkt || rd_request) && !c_ud;
+    // AckReq on a message's last packet and on every 2^ACKREQ_SHIFT-th PSN:
+    // the ACKs report progress inside long messages (they restart the
+    // completer's timer and move the resend point of a timeout forward)
+    req_hdr[`FROCE_RHDR_ACKREQ_LSB] = (last_pkt || rd_request || &psn_reg[ACKREQ_SHIFT-1:0]) && !c_ud;
     // DETH (datagrams): a WQE Q_Key with bit 31 set means the QP's (IBA 10.2.5)
     req_hdr[`FROCE_RHDR_DETH_QKEY_LSB +: 32] = w_ud_qkey[31] ? c_qkey : w_ud_qkey;
     req_hdr[`FROCE_RHDR_DETH_SQPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
@@ -575,30 +671,21 @@ integer k;
 
 always @(posedge clk) begin
     act_push <= 1'b0;
+    js_push <= 1'b0;
     ord_push <= 1'b0;
     if_we <= 1'b0;
 
     case (state)
     S_IDLE: begin
         if (s_kick_valid) begin
-            if (!in_list[s_kick_qpn]) begin
-                in_list[s_kick_qpn] <= 1'b1;
-                act_push <= 1'b1;
-                act_push_qpn <= s_kick_qpn;
-            end
+            // (kicks and doorbells: below the case)
         end else if (s_rw_valid) begin
             q_reg <= s_rw_qpn;
             rw_psn_reg <= s_rw_psn;
             state <= S_RW;
         end else if (s_db_valid) begin
-            if (s_db_qpn < NUM_QPS) begin
-                sq_pi_ram[s_db_qpn[QW-1:0]] <= s_db_pi;
-                if (!in_list[s_db_qpn[QW-1:0]]) begin
-                    in_list[s_db_qpn[QW-1:0]] <= 1'b1;
-                    act_push <= 1'b1;
-                    act_push_qpn <= s_db_qpn[QW-1:0];
-                end
-            end
+        end else if (s_resp_valid && s_resp_ready && s_resp_read && resp_stale) begin
+            // a READ job made void by a later request for the same data: dropped
         end else if (s_resp_valid && s_resp_ready && s_resp_read) begin
             // READ response job: packets from the responder's memory
             job_reg <= 1'b1;
@@ -607,6 +694,9 @@ always @(posedge clk) begin
             job_rkey <= s_resp_rkey;
             job_pd <= s_resp_pd;
             job_mtu <= s_resp_mtu;
+            job_qpn_reg <= s_resp_qpn;
+            job_epoch_reg <= s_resp_epoch;
+            job_pkts_reg <= 4'd0;
             total_reg <= {1'b0, s_resp_len};
             remain_reg <= {1'b0, s_resp_len};
             psn_reg <= s_resp_hdr[`FROCE_RHDR_PSN_LSB +: 24];
@@ -623,6 +713,23 @@ always @(posedge clk) begin
             ord_push <= 1'b1;
             ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
             state <= S_DRAIN;
+        end else if (js_pop && js_stale) begin
+            // a half-sent job made void meanwhile: dropped
+            job_susp[js_head_qpn] <= 1'b0;
+        end else if (js_pop) begin
+            // a half-sent READ response job goes on where it stopped
+            {job_epoch_reg, job_qpn_reg, job_hdr, job_va, job_rkey, job_pd, job_mtu, total_reg[31:0], remain_reg[31:0],
+             sge_off_reg, psn_reg, first_pkt_reg} <= js_head;
+            total_reg[32] <= 1'b0;
+            remain_reg[32] <= 1'b0;
+            resume_reg <= js_head[24:1];
+            job_susp[js_head_qpn] <= 1'b0;
+            job_reg <= 1'b1;
+            job_pkts_reg <= 4'd0;
+            sge_i <= 5'd0;
+            nsge_reg <= 5'd1;
+            val_bad_reg <= 1'b0;
+            state <= S_HDR;
         end else if (act_valid && !s_resp_valid) begin
             q_reg <= act_qpn;
             state <= S_Q0;
@@ -630,12 +737,18 @@ always @(posedge clk) begin
     end
     S_RW: begin
         // go back to the oldest unacknowledged WQE; packets before the
-        // requested PSN are skipped when it is sent again
-        if (x_ack_wqe != sq_next_ram[q_reg] && !tx_err[q_reg]) begin
-            sq_next_ram[q_reg] <= x_ack_wqe;
-            psn_ram[q_reg] <= oldest_first_psn;
-            resume_ram[q_reg] <= rw_psn_reg;
-            rd_issued_ram[q_reg] <= x_rd_retired;
+        // requested PSN are skipped when it is sent again. With no WQE
+        // recorded (the one being sent was stopped mid-way) the next WQE's
+        // resume point moves back to the requested PSN.
+        if (!tx_err[q_reg]) begin
+            if (x_ack_wqe != sq_next_ram[q_reg]) begin
+                sq_next_ram[q_reg] <= x_ack_wqe;
+                psn_ram[q_reg] <= oldest_first_psn;
+                resume_ram[q_reg] <= rw_psn_reg;
+                rd_issued_ram[q_reg] <= x_rd_retired;
+            end else if (rw_before_resume[23]) begin
+                resume_ram[q_reg] <= rw_psn_reg;
+            end
             if (!in_list[q_reg]) begin
                 in_list[q_reg] <= 1'b1;
                 act_push <= 1'b1;
@@ -659,7 +772,7 @@ always @(posedge clk) begin
     end
     S_Q1: begin
         if (sq_next_reg == sq_pi_ram[q_reg] ||
-            (c_state != `FROCE_QP_STATE_RTS && !flushing) ||
+            (c_state != `FROCE_QP_STATE_RTS && !flushing) || (x_hold && !flushing) ||
             (in_flight >= OUTSTANDING && !flushing && !c_ud)) begin
             in_list[q_reg] <= 1'b0;
             state <= S_IDLE;
@@ -785,15 +898,37 @@ always @(posedge clk) begin
             ord_push <= 1'b1;
             ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
             state <= S_RESP;
+        end else if (job_yield) begin
+            // this READ response job waits, half-sent, for its next turn
+            js_push <= 1'b1;
+            job_susp[job_qpn_reg] <= 1'b1;
+            job_reg <= 1'b0;
+            state <= S_IDLE;
+        end else if (yield_now) begin
+            // what was sent stays sent (a NAK or timeout asks for it again):
+            // the WQE goes on from this PSN when the QP's turn comes
+            if (!resume_diff[23])
+                resume_ram[q_reg] <= psn_reg;
+            act_push <= 1'b1;
+            act_push_qpn <= q_reg;
+            state <= S_IDLE;
         end else if (!m_hdr_valid && resume_diff[23] && !job_reg) begin
-            // received before a go-back-N: only move the cursors past it (a
-            // READ skips the responses it has and asks for the rest)
-            plen_reg <= this_plen;
-            pleft_reg <= this_plen;
-            if (w_inline)
-                inline_pos_reg <= inline_pos_reg + this_plen[9:0];
-            state <= (w_inline || this_plen == 13'd0 || op_rd_atomic) ? S_NEXT : S_SKIP;
-        end else if (!m_hdr_valid && ord_in_ready && !ord_push) begin
+            // received before a go-back-N: move the cursors past all of it at
+            // once (a READ skips the responses it has and asks for the rest)
+            first_pkt_reg <= 1'b0;
+            if (skip_all) begin
+                psn_reg <= psn_reg + pkts_left;
+                remain_reg <= 33'd0;
+                state <= S_DONE;
+            end else begin
+                psn_reg <= psn_reg + skip_want;
+                remain_reg <= remain_reg - skip_bytes;
+                if (w_inline)
+                    inline_pos_reg <= inline_pos_reg + skip_bytes[9:0];
+                skip_left_reg <= skip_bytes;
+                state <= (w_inline || op_rd_atomic) ? S_HDR : S_SKIP;
+            end
+        end else if (!m_hdr_valid && ord_in_ready && !ord_push && ahead_ok) begin
             m_hdr <= req_hdr;
             m_hdr_valid <= 1'b1;
             plen_reg <= this_plen;
@@ -813,6 +948,10 @@ always @(posedge clk) begin
                 cnt_resp_pkts <= cnt_resp_pkts + 1'b1;
             else
                 cnt_req_pkts <= cnt_req_pkts + 1'b1;
+            // the newest PSN sent (the completer's ACK timer runs while
+            // anything up to it is unacknowledged)
+            if (!job_reg && !c_ud && !sent_after[23] && sent_after != 24'd0)
+                sent_ram[q_reg] <= sent_new;
             if (rd_request) begin
                 // the request takes the PSNs of all its responses
                 psn_reg <= psn_reg + req_psns;
@@ -824,15 +963,15 @@ always @(posedge clk) begin
         end
     end
     S_SKIP: begin
-        if (sge_off_reg == sge_len) begin
+        // the gather cursor passes over the skipped bytes, an SGE per cycle
+        if ({1'b0, sge_len - sge_off_reg} >= skip_left_reg) begin
+            sge_off_reg <= sge_off_reg + skip_left_reg[31:0];
+            skip_left_reg <= 33'd0;
+            state <= S_HDR;
+        end else begin
+            skip_left_reg <= skip_left_reg - {1'b0, sge_len - sge_off_reg};
             sge_i <= sge_i + 1'b1;
             sge_off_reg <= 32'd0;
-        end else if (sge_len - sge_off_reg >= {19'd0, pleft_reg}) begin
-            sge_off_reg <= sge_off_reg + {19'd0, pleft_reg};
-            state <= S_NEXT;
-        end else begin
-            pleft_reg <= pleft_reg - sge_len[12:0] + sge_off_reg[12:0];
-            sge_off_reg <= sge_len;
         end
     end
     S_RESP: if (m_hdr_ready) begin
@@ -884,6 +1023,8 @@ always @(posedge clk) begin
     end
     S_NEXT: begin
         first_pkt_reg <= 1'b0;
+        if (job_pkts_reg != 4'hF)
+            job_pkts_reg <= job_pkts_reg + 1'b1;
         psn_reg <= psn_reg + 1'b1;
         ip_id_reg <= ip_id_reg + 1'b1;
         remain_reg <= remain_reg - {20'd0, plen_reg};
@@ -963,6 +1104,30 @@ always @(posedge clk) begin
     default: state <= S_IDLE;
     endcase
 
+    if (s_reread_valid) begin
+        epoch_ram[s_reread_qpn] <= epoch_ram[s_reread_qpn] + 1'b1;
+        void_psn_ram[s_reread_qpn] <= s_reread_psn;
+    end
+    if (qpc_we && qpc_load_reset)
+        epoch_ram[qpc_waddr] <= 8'd0;
+
+    // a kick or a doorbell puts its QP on the active list (no other list
+    // change happens in the states that take them)
+    if (s_kick_valid && s_kick_ready) begin
+        if (!in_list[s_kick_qpn]) begin
+            in_list[s_kick_qpn] <= 1'b1;
+            act_push <= 1'b1;
+            act_push_qpn <= s_kick_qpn;
+        end
+    end else if (s_db_valid && s_db_ready && s_db_qpn < NUM_QPS) begin
+        sq_pi_ram[s_db_qpn[QW-1:0]] <= s_db_pi;
+        if (!in_list[s_db_qpn[QW-1:0]]) begin
+            in_list[s_db_qpn[QW-1:0]] <= 1'b1;
+            act_push <= 1'b1;
+            act_push_qpn <= s_db_qpn[QW-1:0];
+        end
+    end
+
     // WQE data from the read engine
     if (s_rd_tvalid && s_rd_tready && s_rd_tid[2]) begin
         for (k = 0; k < WQE_MAX / W; k = k + 1)
@@ -981,6 +1146,7 @@ always @(posedge clk) begin
     if (qpc_we && qpc_load_sq_psn) begin
         psn_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
         resume_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
+        sent_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
     end
 
     if (rst) begin
@@ -991,6 +1157,8 @@ always @(posedge clk) begin
         m_hdr_valid <= 1'b0;
         m_cqe_valid <= 1'b0;
         job_reg <= 1'b0;
+        job_susp <= {NUM_QPS{1'b0}};
+        js_push <= 1'b0;
         act_push <= 1'b0;
         ord_push <= 1'b0;
         if_we <= 1'b0;
@@ -1042,8 +1210,13 @@ assign ord_pop = (mux_dma && rd_payload && pk_tready && s_rd_tlast && s_rd_tid[1
 always @(posedge clk) begin
     if (mux_gen && pk_tready)
         gen_off_reg <= gen_last ? 13'd0 : gen_off_reg + W[12:0];
-    if (rst)
+    ahead_bytes <= ahead_bytes +
+                   ((m_hdr_valid && m_hdr_ready) ? $signed({6'd0, m_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 13]}) : 19'sd0) -
+                   (ord_pop ? $signed({6'd0, o_len}) : 19'sd0);
+    if (rst) begin
         gen_off_reg <= 13'd0;
+        ahead_bytes <= 19'sd0;
+    end
 end
 
 froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) packer (
@@ -1055,8 +1228,8 @@ froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) packer (
 );
 
 // fields read by other blocks, or kept for later features
-wire unused_tx = ^{ctx, p_sgid, gid, w_dw0, act_in_ready, inline_shifted[WQE_BITS-1:DATA_WIDTH], s_seg_len[31:16],
-                   if_rdata[IF_BITS-1:24], resume_diff[22:0], next_job_ahead[22:0]};
+wire unused_tx = ^{ctx, p_sgid, gid, w_dw0, act_in_ready, inline_shifted[WQE_BITS-1:DATA_WIDTH], s_seg_len[31:16], rw_before_resume[22:0],
+                   if_rdata[IF_BITS-1:24], resume_diff[22:0], job_void_at[22:0], resp_void_at[22:0], js_void_at[22:0]};
 
 endmodule
 
