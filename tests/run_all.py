@@ -106,6 +106,20 @@ CHECKS = [
     ("cosim-send-bidir-5pct-faults", perf("send", "--size", "9000", "--iters", "20", "--qps", "2", "--mtu", "1024",
                                           "--bidir", "--drop", "0.05", "--dup", "0.05", "--reorder", "0.05",
                                           "--corrupt", "0.05", "--timeout", "5", "--seed", "21")),
+    # go-back-N on long messages (issue 14): a NAK acted on at the next
+    # packet, ACKs inside the message, adaptive retransmission. 8 x 1 MB at
+    # 3 % drop and 3 % reordering within 2 ms of simulated time per message
+    # (--max-cycles: 8 x 312 500 cycles at 156.25 MHz; clean: 0.87 ms each)
+    ("cosim-1mb-3pct-drop-reorder", perf("write", "--size", "1000000", "--iters", "8", "--mtu", "1024",
+                                         "--drop", "0.03", "--reorder", "0.03", "--seed", "5",
+                                         "--max-cycles", "2500000")),
+    # one 16 MiB message at 3 % drop (both directions), MTU 1024, each op
+    ("cosim-write-16mib-3pct-drop", perf("write", "--size", "16777216", "--iters", "1", "--depth", "1",
+                                         "--mtu", "1024", "--drop", "0.03", "--page-shift", "21", "--seed", "41")),
+    ("cosim-read-16mib-3pct-drop", perf("read", "--size", "16777216", "--iters", "1", "--depth", "1",
+                                        "--mtu", "1024", "--drop", "0.03", "--page-shift", "21", "--seed", "42")),
+    ("cosim-send-16mib-3pct-drop", perf("send", "--size", "16777216", "--iters", "1", "--depth", "1",
+                                        "--mtu", "1024", "--drop", "0.03", "--page-shift", "21", "--seed", "43")),
     ("icrc-reference-model", [PY, "tests/pcap/test_icrc_model.py"]),
     ("rxe-vectors-decode", [PY, "tests/pcap/test_rxe_vectors.py"]),
     ("rxe-vectors-rebuild", [PY, "tests/pcap/test_rebuild.py"]),

@@ -37,7 +37,8 @@ const char *kUsage =
     "  --pcap FILE        capture both directions into FILE\n"
     "  --latency N        wire latency in cycles (default 0)\n"
     "  --max-cycles N     total cycle limit (default: automatic)\n"
-    "  --idle-cycles N    fail after N cycles without a completion (default 300000 + 3 ACK timeouts)\n"
+    "  --idle-cycles N    fail after N cycles without a completion (default 300000 + 3 ACK timeouts\n"
+    "                     + half a cycle per byte of one message on every QP)\n"
     "  --inline           RDMA WRITE / SEND data inline in the WQE (size <= 480)\n"
     "  --sges N           split every message over N SGEs (default 1, at most 30)\n"
     "  --unaligned        odd buffer and slot addresses\n"
@@ -75,7 +76,7 @@ struct Opts {
     std::string pcap;
     uint64_t latency = 0;
     uint64_t max_cycles = 0;
-    uint64_t idle_cycles = 0;   // 0 = 300000 + 3 ACK timeouts
+    uint64_t idle_cycles = 0;   // 0 = 300000 + 3 ACK timeouts + qps * size / 2
     bool inl = false;
     bool bidir = false;         // also run the same pairs with B as the requester
     unsigned sges = 1;
@@ -324,6 +325,7 @@ private:
     Status poll_all();
     std::string waiting_report() const;
     void print_table() const;
+    void print_retrans();
 };
 
 bool Perf::failf(const char *fmt, ...) {
@@ -786,6 +788,27 @@ std::string Perf::waiting_report() const {
     return s;
 }
 
+// Loss recovery as each NIC counted it (BAR0 counters): PSN-sequence NAKs
+// sent and received, ACK timeouts at the QP's timeout and adaptive ones,
+// duplicates the responder saw, requests it dropped out of sequence
+void Perf::print_retrans() {
+    for (Host *h : {ha_.get(), hb_.get()}) {
+        uint64_t v[7] = {};
+        const unsigned idx[6] = {FROCE_CNT_PACKET_SEQ_ERR, FROCE_CNT_OUT_OF_SEQUENCE, FROCE_CNT_DUPLICATE_REQUEST,
+                                 FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR, FROCE_CNT_RETRY_EXCEEDED_ERR, FROCE_CNT_SENT_PKTS};
+        Status s;
+        for (unsigned i = 0; i < 6 && s.ok(); i++) s = h->read_counter64(idx[i], &v[i]);
+        if (s.ok()) s = h->read_icounter(FROCE_ICNT_ADP_RETRANS, &v[6]);
+        if (!s.ok()) {
+            std::printf("retrans %s: counters not readable: %s\n", h->name().c_str(), s.message().c_str());
+            continue;
+        }
+        std::printf("retrans %s: sent_pkts %" PRIu64 " seq_naks_rcvd %" PRIu64 " out_of_sequence %" PRIu64
+                    " duplicates %" PRIu64 " timeouts %" PRIu64 " adaptive_timeouts %" PRIu64 " retry_exceeded %" PRIu64 "\n",
+                    h->name().c_str(), v[5], v[0], v[1], v[2], v[3], v[6], v[4]);
+    }
+}
+
 void Perf::print_table() const {
     const uint64_t cycles = t_end_ > t_start_ ? t_end_ - t_start_ : 1;
     const double secs = double(cycles) * kNsPerCycle * 1e-9;
@@ -825,7 +848,13 @@ int Perf::run() {
     const uint64_t max_cycles = o_.max_cycles ? o_.max_cycles : auto_max;
     const uint64_t begin = sim_->cycle();
     // ACK timeout: 4.096 us * 2^T = 640 cycles * 2^T at 156.25 MHz
-    const uint64_t idle_limit = o_.idle_cycles ? o_.idle_cycles : 300000 + 3 * (uint64_t(640) << o_.timeout);
+    // A message takes size / 8 cycles on a clean wire; the QPs take turns WQE
+    // by WQE, so the next completion may come after one message of each QP.
+    // Four times that covers any loss rate the tests use; past it the engine
+    // is stalled, not slow.
+    const uint64_t idle_limit = o_.idle_cycles ? o_.idle_cycles
+                                               : 300000 + 3 * (uint64_t(640) << o_.timeout) +
+                                                     uint64_t(o_.qps) * (o_.bidir ? 2 : 1) * o_.size / 2;
     last_progress_ = begin;
     while (total_completed_ < total_iters_) {
         for (QpCtx &c : q_)
@@ -913,6 +942,7 @@ int Perf::run() {
     }
     print_table();
     std::printf("wire: %s\n", sim_->stats_line().c_str());
+    print_retrans();
     if (late_) std::printf("note: %" PRIu64 " RDMA WRITEs landed at B after A's completion (within --grace)\n", late_);
     if (!fail_.empty()) {
         std::printf("result: FAIL %s %s\n", o_.test_name, fail_.c_str());

@@ -761,6 +761,153 @@ Status sc_retry_exceeded(Env &e) {
 }
 
 // ---------------------------------------------------------------------------
+// 2b. go-back-N inside a long message (docs/transport-engine.md "Loss recovery")
+
+// Drops A->B request frame number `nth` after the call (0-based) and, if
+// drop_nak, B's first PSN-sequence NAK after it. *lost_psn gets the PSN.
+void drop_one_request(Env &e, unsigned nth, bool drop_nak, uint32_t *lost_psn) {
+    auto seen = std::make_shared<unsigned>(0);
+    auto nak_done = std::make_shared<bool>(!drop_nak);
+    e.sim().set_drop_filter([=](int dir, const std::vector<uint8_t> &f) {
+        Frame fr = parse_frame(dir, f, 0);
+        if (dir == 0 && fr.is_request() && (*seen)++ == nth) {
+            *lost_psn = fr.psn;
+            return true;
+        }
+        if (dir == 1 && !*nak_done && *seen > nth && fr.is_ack() &&
+            fr.syndrome == ((FROCE_AETH_TYPE_NAK << 5) | FROCE_AETH_NAK_PSN_SEQ_ERR)) {
+            *nak_done = true;
+            return true;
+        }
+        return false;
+    });
+}
+
+// A 256-packet WRITE loses packet 100. B NAKs its PSN once; A must act on it
+// at the next packet boundary (not after the other 155 packets of the
+// message), resend from that PSN only, and complete without a timeout.
+Status sc_nak_mid_message(Env &e) {
+    PairCfg pc = e.pair_cfg();
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    const unsigned npkts = 256, lost_at = 100;
+    const uint64_t len = uint64_t(npkts) * kMtu;
+    Region src, dst;
+    FROCE_TRY(e.make_region(e.a(), len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.make_region(e.b(), len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true, &dst));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 21));
+    uint32_t lost = 0;
+    if (e.inject())
+        e.note("--inject-error: nothing is lost, this scenario must FAIL");
+    else
+        drop_one_request(e, lost_at, false, &lost);
+    Counters a0, a1;
+    FROCE_TRY(e.snapshot(e.a(), &a0));
+    const size_t f0 = e.frames().size();
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), uint32_t(len), src.mr.key, dst.va(), dst.mr.key)));
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 1; }, 2000000, "the WRITE's completion"));
+    FROCE_TRY(e.quiet(5000));
+    FROCE_TRY(e.snapshot(e.a(), &a1));
+    check_cqe(e, p->a_send, 0, "A", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    std::memcpy(&dst.shadow[dst.guard], &src.shadow[src.guard], len);
+    std::string d = e.region_diff(e.b(), dst);
+    e.check(d.empty(), "B holds the message; guards intact", d);
+    // B's NAK, then A's request frames until the lost PSN goes out again
+    uint64_t nak_cycle = 0;
+    unsigned requests = 0, after_nak = 0, resent_at = 0;
+    bool resent = false;
+    for (size_t i = f0; i < e.frames().size(); i++) {
+        const Frame &f = e.frames()[i];
+        if (f.dir == 1 && f.is_ack() && (f.syndrome >> 5) == FROCE_AETH_TYPE_NAK && !nak_cycle) nak_cycle = f.cycle + 1;
+        if (f.dir != 0 || !f.is_request()) continue;
+        requests++;
+        if (nak_cycle && !resent) {
+            after_nak++;
+            if (f.psn == lost) {
+                resent = true;
+                resent_at = after_nak;
+            }
+        }
+    }
+    e.check(nak_cycle != 0, "B sent a PSN-sequence NAK");
+    e.check(resent && resent_at <= 4,
+            "A resent the lost PSN within 4 request frames of B's NAK (it stopped the message at the next packet)",
+            resent ? sfmt("it was request frame %u after the NAK", resent_at) : "never resent");
+    e.check(requests <= npkts + 16, sfmt("A sent at most %u + 16 request frames", npkts), sfmt("%u", requests));
+    e.check(delta(a0, a1, FROCE_CNT_PACKET_SEQ_ERR) == 1, "A: PACKET_SEQ_ERR moved by 1",
+            sfmt("moved by %u", delta(a0, a1, FROCE_CNT_PACKET_SEQ_ERR)));
+    e.check(delta(a0, a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR) == 0, "A: no ACK timeout",
+            sfmt("moved by %u", delta(a0, a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR)));
+    return Status();
+}
+
+// As above, but B's NAK is lost too. B then ignores everything past the gap
+// (IBA: one NAK per sequence error), so only A's timer repairs it: one
+// adaptive expiry (105 us, not the QP's 67 ms timeout), a resend from the
+// oldest unacknowledged PSN (ACKs every 16 packets acknowledged the packets
+// before the loss), not from the start of the message.
+Status sc_lost_nak(Env &e) {
+    PairCfg pc = e.pair_cfg();     // timeout 14: 4.096 us * 2^14 = 67 ms
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    const unsigned npkts = 256, lost_at = 100;
+    const uint64_t len = uint64_t(npkts) * kMtu;
+    Region src, dst;
+    FROCE_TRY(e.make_region(e.a(), len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.make_region(e.b(), len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true, &dst));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 22));
+    uint32_t lost = 0;
+    if (e.inject())
+        e.note("--inject-error: nothing is lost, this scenario must FAIL");
+    else
+        drop_one_request(e, lost_at, true, &lost);
+    Counters a0, a1;
+    uint64_t adp0 = 0, adp1 = 0;
+    FROCE_TRY(e.snapshot(e.a(), &a0));
+    FROCE_TRY(e.a().read_icounter(FROCE_ICNT_ADP_RETRANS, &adp0));
+    const size_t f0 = e.frames().size();
+    const uint64_t c0 = e.sim().cycle();
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), uint32_t(len), src.mr.key, dst.va(), dst.mr.key)));
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 1; }, 2000000, "the WRITE's completion"));
+    const uint64_t took = e.sim().cycle() - c0;
+    FROCE_TRY(e.quiet(5000));
+    FROCE_TRY(e.snapshot(e.a(), &a1));
+    FROCE_TRY(e.a().read_icounter(FROCE_ICNT_ADP_RETRANS, &adp1));
+    check_cqe(e, p->a_send, 0, "A", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    std::memcpy(&dst.shadow[dst.guard], &src.shadow[src.guard], len);
+    std::string d = e.region_diff(e.b(), dst);
+    e.check(d.empty(), "B holds the message; guards intact", d);
+    e.check(adp1 - adp0 == 1, "A: exactly one adaptive retransmission (icnt_adp_retrans)",
+            sfmt("%" PRIu64, adp1 - adp0));
+    e.check(delta(a0, a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR) == 0, "A: no expiry of the QP's own timeout",
+            sfmt("moved by %u", delta(a0, a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR)));
+    // about 256 packets of 1 KiB at 138 cycles, one short timer, a few resent
+    e.check(took < 40000 + 16384 + 20000, "the WRITE completed within its clean time + one adaptive timer + 20000 cycles",
+            sfmt("%" PRIu64 " cycles", took));
+    // the resend: the first request frame whose PSN is below one sent before it
+    uint32_t first = 0, high = 0, resend_from = 0;
+    bool any = false, went_back = false;
+    for (size_t i = f0; i < e.frames().size(); i++) {
+        const Frame &f = e.frames()[i];
+        if (f.dir != 0 || !f.is_request()) continue;
+        if (!any) {
+            first = high = f.psn;
+            any = true;
+        } else if (!went_back && ((f.psn - high) & 0x800000)) {
+            went_back = true;
+            resend_from = f.psn;
+        } else if (!went_back) {
+            high = f.psn;
+        }
+    }
+    e.check(went_back, "A went back (go-back-N)");
+    const uint32_t from_off = (resend_from - first) & 0xFFFFFF, lost_off = (lost - first) & 0xFFFFFF;
+    e.check(went_back && from_off > 0 && from_off <= lost_off && lost_off - from_off < 16,
+            "A resent from the oldest unacknowledged PSN (at most 15 packets before the lost one), not the message's start",
+            sfmt("resent from packet %u, lost packet %u", from_off, lost_off));
+    return Status();
+}
+
 // 3. RNR
 
 unsigned count_rnr_naks(const Env &e, size_t from) {
@@ -1989,6 +2136,8 @@ const ScenarioDef kScenarios[] = {
     {"stale-key", sc_stale_key, "RDMA WRITE with the key of a deregistered MR whose index was re-registered"},
     {"nak-after-lost-read", sc_nak_after_lost_read, "fatal NAK behind a READ whose responses were lost: READ flushed, not SUCCESS"},
     {"retry-exceeded", sc_retry_exceeded, "B stops answering: ACK timeouts, RETRY_EXC_ERR after retry_cnt resends"},
+    {"nak-mid-message", sc_nak_mid_message, "a 256-packet WRITE loses packet 100: A resends it within a packet of B's NAK"},
+    {"lost-nak", sc_lost_nak, "... and B's NAK is lost: one adaptive expiry, resend from the oldest unacknowledged PSN"},
     {"rnr-infinite", sc_rnr_infinite, "SEND with no receive posted, rnr_retry 7: retries until the receive comes"},
     {"rnr-finite", sc_rnr_finite, "SEND with no receive ever, rnr_retry 2: RNR_RETRY_EXC_ERR after 3 RNR NAKs"},
     {"foreign-uar", sc_foreign_uar, "SQ / CQ doorbells on a UAR page the queue is not bound to are dropped"},

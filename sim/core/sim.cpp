@@ -31,12 +31,12 @@ void Sim::step(uint64_t n) {
         std::vector<uint8_t> f;
         while (a_->tx_pop(&f)) {
             if (hook_) hook_(0, f, cycle_);
-            if (cut_ab_) cut_ab_n_++;
+            if (cut_ab_ || (drop_ && drop_(0, f))) cut_ab_n_++;
             else ab_->send(std::move(f), cycle_);
         }
         while (b_->tx_pop(&f)) {
             if (hook_) hook_(1, f, cycle_);
-            if (cut_ba_) cut_ba_n_++;
+            if (cut_ba_ || (drop_ && drop_(1, f))) cut_ba_n_++;
             else ba_->send(std::move(f), cycle_);
         }
         while (ab_->receive(&f, cycle_)) b_->rx_push(std::move(f));

@@ -39,6 +39,9 @@ struct SimStats {
 
 // Sees every frame a NIC sends (dir 0: A->B, 1: B->A), before the cut and the wire.
 using FrameHook = std::function<void(int dir, const std::vector<uint8_t> &frame, uint64_t cycle)>;
+// Decides, for every frame a NIC sends, whether it is lost (true) before it
+// reaches the wire: a chosen packet or NAK, not a random one.
+using DropFilter = std::function<bool(int dir, const std::vector<uint8_t> &frame)>;
 
 class Sim {
 public:
@@ -74,6 +77,8 @@ public:
         cut_ba_ = b_to_a;
     }
     void set_frame_hook(FrameHook f) { hook_ = std::move(f); }
+    // Frames the filter picks are lost (counted with the cut ones).
+    void set_drop_filter(DropFilter f) { drop_ = std::move(f); }
 
 private:
     SimConfig cfg_;
@@ -85,6 +90,7 @@ private:
     bool cut_ab_ = false, cut_ba_ = false;
     uint64_t cut_ab_n_ = 0, cut_ba_n_ = 0;
     FrameHook hook_;
+    DropFilter drop_;
 };
 
 }  // namespace froce_sim
