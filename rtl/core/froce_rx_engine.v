@@ -80,10 +80,12 @@ module froce_rx_engine #(
     parameter OUTSTANDING = 32,
     parameter RD_ATOMIC_MAX = 8,        // atomic replay cache entries per QP (the requesters' READ/atomic limit)
     // Adaptive retransmission: after progress the ACK timer first runs for
-    // AR_BASE_CYCLES, doubling at each expiry without progress, until that
-    // reaches the QP's own timeout; only expiries at the QP's timeout count
-    // against RETRY_CNT. 0 = the QP's timeout only.
-    parameter AR_BASE_CYCLES = 16384,
+    // the larger of AR_BASE_CYCLES and twice the time of 16 packets of the
+    // QP's MTU (the requester's AckReq interval), doubling at each expiry
+    // without progress, until that reaches the QP's own timeout; only
+    // expiries at the QP's timeout count against RETRY_CNT. 0 = the QP's
+    // timeout only.
+    parameter AR_BASE_CYCLES = 4096,
     // derived: leave at their defaults
     parameter QW = $clog2(NUM_QPS),
     parameter OW = $clog2(OUTSTANDING),
@@ -314,6 +316,7 @@ reg [2:0] retry_left_ram [0:NUM_QPS-1];
 reg [2:0] rnr_left_ram [0:NUM_QPS-1];
 reg [31:0] deadline_ram [0:NUM_QPS-1];
 reg [3:0] ar_lvl_ram [0:NUM_QPS-1];         // adaptive expiries since the last progress
+reg [2:0] ar_mtu_ram [0:NUM_QPS-1];         // QPC.PATH_MTU
 reg ar_exp_reg;                             // this expiry was an adaptive one
 reg [23:0] rnr_psn_ram [0:NUM_QPS-1];
 reg [NUM_QPS-1:0] tmr_on;
@@ -564,7 +567,10 @@ wire [31:0] scan_left = deadline_ram[scan_q] - now;     // < 0 (serial): expired
 // (a long message is acknowledged piece by piece before its WQE is recorded)
 // the timer period of the QP being scanned: adaptive or its own
 wire [31:0] scan_qp_tmo = ack_timeout(tmo_exp_ram[scan_q]);
-wire [31:0] scan_ar_tmo = AR_BASE_CYCLES << ar_lvl_ram[scan_q];
+// 32 packets of the MTU: 2^(MTU log2 + 5 - log2 bytes per beat) cycles
+wire [4:0] scan_ar_shift = {1'b0, mtu_log2(ar_mtu_ram[scan_q])} + 5'd5 - KW[4:0];
+wire [31:0] scan_ar_base = (32'd1 << scan_ar_shift) > AR_BASE_CYCLES ? 32'd1 << scan_ar_shift : AR_BASE_CYCLES;
+wire [31:0] scan_ar_tmo = scan_ar_base << ar_lvl_ram[scan_q];
 // (not while READs or atomics are outstanding: their responses may queue at
 // the responder behind other QPs' READ responses for longer than any round
 // trip; a lost response shows as a gap in the ones after it)
@@ -1747,6 +1753,7 @@ always @(posedge clk) begin
                                qpc_wdata[`FROCE_QPC_STATE_LSB +: 4] == `FROCE_QP_STATE_SQD) &&
                               qpc_wdata[`FROCE_QPC_TYPE_LSB +: 4] == `FROCE_QP_TYPE_RC;
         tmo_exp_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_TIMEOUT_LSB +: 5];
+        ar_mtu_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_PATH_MTU_LSB +: 3];
         retry_cnt_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RETRY_CNT_LSB +: 3];
         rnr_retry_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RNR_RETRY_LSB +: 3];
         retry_left_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RETRY_CNT_LSB +: 3];
