@@ -3,12 +3,15 @@
 """Runs every froce check in order and ends with 'N passed, N failed'.
 
 Each check is a command; its output goes to build/test-logs/<name>.log and,
-when it fails, the tail of that log is printed. Options:
+when it fails, the tail of that log is printed. Consecutive froce-perf runs
+(they build nothing and share nothing) run two at a time, the machine having
+two cores; their results are printed in order. Options:
   --list           print the check names and exit
   --only NAME...   run only these checks (prefix match)
   --keep-going     do not stop at the first failure (default: run all)
 """
 import argparse
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -26,8 +29,11 @@ def roundtrip(width, count, stall, seed):
 
 # (name, command); in the order CI wants them: static checks, unit tests,
 # integration, synthesis
+PERF = os.path.join("build", "bin", "froce-perf")
+
+
 def perf(*args):
-    return [os.path.join("build", "bin", "froce-perf"), *args]
+    return [PERF, *args]
 
 
 CHECKS = [
@@ -70,6 +76,20 @@ CHECKS = [
     # every frame of write/send/read/atomic captures through scapy+ICRC,
     # tshark and the RTL parser
     ("cosim-frames-checked", ["bash", "tests/core/frames.sh"]),
+    # go-back-N on long messages (issue 14): a NAK acted on at the next
+    # packet, ACKs inside the message, adaptive retransmission. 8 x 1 MB at
+    # 3 % drop and 3 % reordering within 2 ms of simulated time per message
+    # (--max-cycles: 8 x 312 500 cycles at 156.25 MHz; clean: 0.87 ms each)
+    ("cosim-1mb-3pct-drop-reorder", perf("write", "--size", "1000000", "--iters", "8", "--mtu", "1024",
+                                         "--drop", "0.03", "--reorder", "0.03", "--seed", "5",
+                                         "--max-cycles", "2500000")),
+    # one 16 MiB message at 3 % drop (both directions), MTU 1024, each op
+    ("cosim-write-16mib-3pct-drop", perf("write", "--size", "16777216", "--iters", "1", "--depth", "1",
+                                         "--mtu", "1024", "--drop", "0.03", "--page-shift", "21", "--seed", "41")),
+    ("cosim-read-16mib-3pct-drop", perf("read", "--size", "16777216", "--iters", "1", "--depth", "1",
+                                        "--mtu", "1024", "--drop", "0.03", "--page-shift", "21", "--seed", "42")),
+    ("cosim-send-16mib-3pct-drop", perf("send", "--size", "16777216", "--iters", "1", "--depth", "1",
+                                        "--mtu", "1024", "--drop", "0.03", "--page-shift", "21", "--seed", "43")),
     # froce-perf (built by tests/core/run.sh) on a lossy wire: every byte and
     # completion verified; --timeout 5 = ACK timeout 4.096 us * 2^5
     ("cosim-write-5pct-faults", perf("write", "--size", "5000", "--iters", "40", "--qps", "2",
@@ -106,20 +126,6 @@ CHECKS = [
     ("cosim-send-bidir-5pct-faults", perf("send", "--size", "9000", "--iters", "20", "--qps", "2", "--mtu", "1024",
                                           "--bidir", "--drop", "0.05", "--dup", "0.05", "--reorder", "0.05",
                                           "--corrupt", "0.05", "--timeout", "5", "--seed", "21")),
-    # go-back-N on long messages (issue 14): a NAK acted on at the next
-    # packet, ACKs inside the message, adaptive retransmission. 8 x 1 MB at
-    # 3 % drop and 3 % reordering within 2 ms of simulated time per message
-    # (--max-cycles: 8 x 312 500 cycles at 156.25 MHz; clean: 0.87 ms each)
-    ("cosim-1mb-3pct-drop-reorder", perf("write", "--size", "1000000", "--iters", "8", "--mtu", "1024",
-                                         "--drop", "0.03", "--reorder", "0.03", "--seed", "5",
-                                         "--max-cycles", "2500000")),
-    # one 16 MiB message at 3 % drop (both directions), MTU 1024, each op
-    ("cosim-write-16mib-3pct-drop", perf("write", "--size", "16777216", "--iters", "1", "--depth", "1",
-                                         "--mtu", "1024", "--drop", "0.03", "--page-shift", "21", "--seed", "41")),
-    ("cosim-read-16mib-3pct-drop", perf("read", "--size", "16777216", "--iters", "1", "--depth", "1",
-                                        "--mtu", "1024", "--drop", "0.03", "--page-shift", "21", "--seed", "42")),
-    ("cosim-send-16mib-3pct-drop", perf("send", "--size", "16777216", "--iters", "1", "--depth", "1",
-                                        "--mtu", "1024", "--drop", "0.03", "--page-shift", "21", "--seed", "43")),
     ("icrc-reference-model", [PY, "tests/pcap/test_icrc_model.py"]),
     ("rxe-vectors-decode", [PY, "tests/pcap/test_rxe_vectors.py"]),
     ("rxe-vectors-rebuild", [PY, "tests/pcap/test_rebuild.py"]),
@@ -135,6 +141,27 @@ CHECKS = [
     ("synth-self-test", [PY, "scripts/synth.py", "--self-test"]),
     ("synth", [PY, "scripts/synth.py", "--quick"]),
 ]
+
+
+def run_check(name, cmd, logdir):
+    """runs one check; returns (exit status, seconds, log path)"""
+    log = os.path.join(logdir, name + ".log")
+    t0 = time.time()
+    with open(log, "w") as f:
+        rc = subprocess.call(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL)
+    return rc, time.time() - t0, log
+
+
+def batches(checks):
+    """consecutive froce-perf runs together (run in parallel), every other check alone"""
+    out = []
+    for c in checks:
+        if c[1][0] == PERF and out and out[-1][0][1][0] == PERF:
+            out[-1].append(c)
+        else:
+            out.append([c])
+    return out
 
 
 def main():
@@ -153,24 +180,29 @@ def main():
     os.makedirs(logdir, exist_ok=True)
     passed = failed = 0
     start = time.time()
-    for i, (name, cmd) in enumerate(checks, 1):
-        log = os.path.join(logdir, name + ".log")
-        t0 = time.time()
-        print(f"[{i}/{len(checks)}] {name} ...", end="", flush=True)
-        with open(log, "w") as f:
-            rc = subprocess.call(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL)
-        dt = time.time() - t0
-        if rc == 0:
-            passed += 1
-            print(f" PASS ({dt:.1f} s)")
+    i = 0
+    for batch in batches(checks):
+        if len(batch) == 1:
+            print(f"[{i + 1}/{len(checks)}] {batch[0][0]} ...", end="", flush=True)
+            results = [run_check(batch[0][0], batch[0][1], logdir)]
         else:
-            failed += 1
-            print(f" FAIL (exit {rc}, {dt:.1f} s) — log: {os.path.relpath(log, ROOT)}")
-            with open(log) as f:
-                tail = f.read().splitlines()[-25:]
-            for line in tail:
-                print("    | " + line)
+            with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+                results = list(ex.map(lambda c: run_check(c[0], c[1], logdir), batch))
+        for (name, _), (rc, dt, log) in zip(batch, results):
+            i += 1
+            if len(batch) > 1:
+                print(f"[{i}/{len(checks)}] {name} ...", end="")
+            if rc == 0:
+                passed += 1
+                print(f" PASS ({dt:.1f} s)")
+            else:
+                failed += 1
+                print(f" FAIL (exit {rc}, {dt:.1f} s) — log: {os.path.relpath(log, ROOT)}")
+                with open(log) as f:
+                    tail = f.read().splitlines()[-25:]
+                for line in tail:
+                    print("    | " + line)
+            sys.stdout.flush()
     print(f"total {time.time() - start:.0f} s")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
