@@ -6,7 +6,7 @@ PCAP_TOOL := $(BUILD)/bin/froce-pcap
 VECTORS ?= $(or $(FROCE_VECTORS),tests/vectors/rxe)
 
 .PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth timing clean fuzz-firmware \
-	driver provider install-provider uninstall-provider cosim
+	driver provider install-provider uninstall-provider cosim bench-loss bench-loss-uml
 FUZZ_SECONDS ?= 300
 
 help:
@@ -21,7 +21,11 @@ help:
 	@echo "  make lint        verilator --lint-only -Wall and iverilog on every RTL module"
 	@echo "  make synth       Yosys synthesis (generic, ECP5, Xilinx) with utilisation table"
 	@echo "  make bench       parser/builder bytes per cycle, transport engine Gb/s and latency,"
-	@echo "                   soft core CPI and Yosys cell counts, firmware command cycles"
+	@echo "                   soft core CPI and Yosys cell counts, firmware command cycles,"
+	@echo "                   the loss sweep (bench-loss)"
+	@echo "  make bench-loss  go-back-N on a lossy wire: goodput against drop rate (table + PNG),"
+	@echo "                   and an envelope of sizes, MTUs, faults, QPs and depths (build/bench/loss)"
+	@echo "  make bench-loss-uml  the same loss rates through the UML harness: rxe-rxe beside froce-froce"
 	@echo "  make driver      build driver/froce.ko against the installed kernel headers (KDIR= overrides)"
 	@echo "  make provider    build the rdma-core provider (build/provider/libfroce-rdmav34.so)"
 	@echo "  make install-provider / uninstall-provider"
@@ -88,6 +92,13 @@ bench: froce-pcap
 	bash scripts/bench_cpu.sh
 	bash scripts/bench_fw.sh
 	$(PYTHON) scripts/synth.py --flow generic --flow ecp5 --flow xilinx
+	$(PYTHON) scripts/bench_loss.py
+
+bench-loss: check-deps
+	$(PYTHON) scripts/bench_loss.py
+
+bench-loss-uml: check-deps
+	bash scripts/bench_loss_uml.sh
 
 synth: check-deps
 	$(PYTHON) scripts/synth.py

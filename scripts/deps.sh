@@ -13,6 +13,8 @@ check_only=0
 packages=(
 	# build basics
 	build-essential make git pkg-config python3 python3-scapy python3-venv
+	# plots of the benchmark sweeps (make bench)
+	python3-matplotlib
 	# RTL: simulation, lint, synthesis
 	verilator iverilog yosys
 	# soft core firmware; picolibc: the C library of its unit tests on the core

@@ -21,13 +21,16 @@ See sim/uml/README.md.
 """
 import argparse
 import os
+import random
 import re
+import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -205,10 +208,61 @@ SIZES = {
 GUEST_NAMES = ("A", "B")
 
 
-def plan(topology, short):
-    """the ordered list of steps; both guests handle their pairs in the same order"""
+class LossyRelay(threading.Thread):
+    """rxe-rxe with --drop-pct: the guests' vector interfaces meet here instead of
+    in one socketpair, and each frame is lost with probability P (seeded), as
+    froce-uml-sim's fault injector does on the froce topologies"""
+
+    def __init__(self, a, b, pct, seed=1):
+        super().__init__(daemon=True)
+        self.socks = (a, b)
+        self.p = pct / 100.0
+        self.rng = random.Random(seed)
+        self.halt = False
+        self.passed = self.dropped = 0
+
+    def run(self):
+        peer = {self.socks[0].fileno(): self.socks[1], self.socks[1].fileno(): self.socks[0]}
+        while not self.halt:
+            try:
+                ready, _, _ = select.select(self.socks, [], [], 0.2)
+            except (OSError, ValueError):
+                return
+            for s in ready:
+                try:
+                    frame = s.recv(65536)
+                except OSError:
+                    return
+                if self.rng.random() < self.p:
+                    self.dropped += 1
+                    continue
+                try:
+                    peer[s.fileno()].send(frame)
+                    self.passed += 1
+                except OSError:
+                    pass
+
+
+def bw_arg(text):
+    """--bw SIZE:ITERS"""
+    try:
+        size, iters = (int(x) for x in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected SIZE:ITERS, e.g. 1048576:20")
+    if not (1 <= size <= 1 << 31 and 1 <= iters <= 1000000):
+        raise argparse.ArgumentTypeError("SIZE 1..2^31, ITERS 1..1000000")
+    return size, iters
+
+
+def plan(topology, short, bw=None, lossy=False):
+    """the ordered list of steps; both guests handle their pairs in the same order;
+    bw = (size, iterations) of ib_write_bw instead of the defaults; lossy: the
+    wire loses frames (no UD pingpong: a lost datagram is never sent again and
+    the tool waits for it forever)"""
     kind = "rxe" if topology == "rxe-rxe" else "froce"
     pp_n, bw_s, bw_n, lat_n, tmo = SIZES[(kind, short)]
+    if bw:
+        bw_s, bw_n = bw
     steps = []
 
     def solo(name, command, expects, timeout=tmo, guests=GUEST_NAMES):
@@ -266,7 +320,7 @@ def plan(topology, short):
              % (cm, cm, cm), ["RoCE v2\nIB/RoCE v1\nRoCE v2"], guests=froce_guests)
     pp = "-d $DEV -i 1 -g $GIDX -c -n %d" % pp_n
     pair("ibv_rc_pingpong", pp, ["iters in"], ["iters in"])
-    if kind == "froce":
+    if kind == "froce" and not lossy:
         # UD QPs with address handles (the short run too: cheap, and the
         # only user of create_user_ah)
         pair("ibv_ud_pingpong", "-d $DEV -i 1 -g $GIDX -c -s 512 -n %d" % pp_n,
@@ -374,7 +428,7 @@ class Run:
         self.args = args
         self.topology = args.topology
         self.t0 = time.monotonic()
-        self.steps = plan(self.topology, args.short)
+        self.steps = plan(self.topology, args.short, args.bw, args.drop_pct > 0)
         self.guests = {}
         self.sim = None
         self.sim_log = None
@@ -382,6 +436,7 @@ class Run:
         self.run_dir = None
         self.umid = "cosim%d" % os.getpid()
         self.held = []           # socketpair ends, closed once the children hold them
+        self.relay = None        # rxe-rxe with --drop-pct: LossyRelay
 
     def log(self, msg):
         print("[%7.1fs] %s" % (time.monotonic() - self.t0, msg), flush=True)
@@ -543,7 +598,17 @@ class Run:
     def start(self):
         a, b = self.guests["A"], self.guests["B"]
         socks = []
-        if self.topology == "rxe-rxe":
+        if self.topology == "rxe-rxe" and self.args.drop_pct:
+            pa, pb = self.socketpair()
+            qa, qb = self.socketpair()
+            self.vec(a, pa, 1)
+            self.vec(b, qb, 2)
+            # the relay keeps its ends
+            self.held = [x for x in self.held if x not in (pb, qa)]
+            self.relay = LossyRelay(pb, qa, self.args.drop_pct)
+            self.relay.start()
+            self.log("rxe-rxe through a relay losing %g %% of the frames" % self.args.drop_pct)
+        elif self.topology == "rxe-rxe":
             pa, pb = self.socketpair()
             self.vec(a, pa, 1)
             self.vec(b, pb, 2)
@@ -828,6 +893,12 @@ class Run:
         self.kill_all()
         for s in self.held:
             s.close()
+        if self.relay:
+            self.relay.halt = True
+            self.relay.join(2)
+            for x in self.relay.socks:
+                x.close()
+            self.log("relay: %d frames passed, %d dropped" % (self.relay.passed, self.relay.dropped))
         left = self.leftovers()
         if self.shm:
             shutil.rmtree(self.shm, ignore_errors=True)
@@ -846,6 +917,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--topology", required=True, choices=TOPOLOGIES)
     ap.add_argument("--short", action="store_true", help="ibv_devinfo, rc_pingpong, short ib_write_bw")
+    ap.add_argument("--bw", type=bw_arg, metavar="SIZE:ITERS",
+                    help="ib_write_bw/ib_read_bw/ib_send_bw message size and iterations (e.g. 1048576:20)")
     ap.add_argument("--keep", metavar="RUN_DIR", help="use and keep this run directory")
     ap.add_argument("--timeout", type=int, help="overall timeout, seconds")
     ap.add_argument("--list", action="store_true", help="print the steps and exit")
@@ -854,7 +927,8 @@ def main(argv=None):
                          "(default 60 s with rxe, 600 s with froce)")
     ap.add_argument("--pcap", action="store_true", help="froce-uml-sim writes RUN_DIR/wire.pcap")
     ap.add_argument("--drop-pct", type=float, default=0.0, metavar="P",
-                    help="froce-uml-sim's fault injector drops P %% of the frames on the wire")
+                    help="lose P %% of the frames on the wire (froce topologies: froce-uml-sim's "
+                         "fault injector; rxe-rxe: a relay in this script)")
     ap.add_argument("--inject-fail", action="append", metavar="STEP",
                     help="make STEP (number or GUEST:NAME prefix) exit 3 (harness self-test)")
     ap.add_argument("--step-timeout", type=int, metavar="S",
@@ -873,7 +947,7 @@ def main(argv=None):
             args.timeout //= 2
 
     if args.list:
-        for s in plan(args.topology, args.short):
+        for s in plan(args.topology, args.short, args.bw, args.drop_pct > 0):
             print("%3d  %s  %-6s  %4d s  %s" % (s.num, s.guest, s.kind, s.timeout, s.command))
         return 0
 
