@@ -67,6 +67,7 @@ module froce_tx_engine #(
     parameter ACKREQ_SHIFT = 4,         // AckReq on every 2^ACKREQ_SHIFT-th PSN (and on every message's last packet)
     parameter JOB_SLOTS = 4,            // READ response jobs that can wait half-sent, a power of two >= 2
     parameter JOB_QUANTUM = 4,          // packets a READ response job sends before another job may take over
+    parameter RR_QUANTUM_BYTES = 16384, // payload a WQE sends in one turn while other QPs wait
     parameter TX_AHEAD_BYTES = 1024,    // payload bytes queued at the builder (or one MTU if more) before the next packet waits
     // derived: leave at their defaults
     parameter QW = $clog2(NUM_QPS),
@@ -451,11 +452,22 @@ wire [23:0] rw_before_resume = rw_psn_reg - resume_ram[q_reg];  // < 0 (serial):
 // header is counted.)
 reg signed [18:0] ahead_bytes;
 wire ahead_ok = ahead_bytes <= $signed(TX_AHEAD_BYTES[18:0]) || ahead_bytes <= $signed({6'd0, mtu});
-// Stop the WQE at this packet boundary (it goes on from here later): a
-// rewind is waiting (this QP's or another's: the engine serves it now, not
-// after the rest of a long message), or this QP waits out an RNR NAK.
+// Stop the WQE at this packet boundary (it goes on from here later):
+// - at once for a rewind of this QP (served next, ahead of the other QPs) or
+//   an RNR NAK it waits out;
+// - for another QP's rewind, or after RR_QUANTUM_BYTES while other QPs wait,
+//   only where the packet before asked for an ACK (every 2^ACKREQ_SHIFT
+//   PSNs) or before the turn's first packet: a QP waiting for its next turn
+//   has nothing unacknowledged that its peer was not asked to acknowledge,
+//   so its ACK timer does not run out while other QPs send.
 // Inline WQEs (one or two packets) and datagrams finish.
-wire yield_now = (s_rw_valid || x_hold) && !job_reg && !c_ud && !w_inline && !m_hdr_valid && !ord_push;
+reg [31:0] turn_bytes_reg;      // payload sent since this WQE's turn began
+wire rw_here = s_rw_valid && s_rw_qpn == q_reg;
+wire acked_point = psn_reg[ACKREQ_SHIFT-1:0] == {ACKREQ_SHIFT{1'b0}} || turn_bytes_reg == 32'd0;
+wire yield_now = (rw_here || x_hold ||
+                  (acked_point && (s_rw_valid || (act_valid && turn_bytes_reg >= RR_QUANTUM_BYTES)))) &&
+                 !job_reg && !c_ud && !w_inline && !m_hdr_valid && !ord_push;
+reg rw_resume_reg;              // the QP stopped for its own rewind: serve it right after
 
 wire last_pkt = remain_reg <= {20'd0, mtu};
 wire [12:0] this_plen = last_pkt ? remain_reg[12:0] : mtu;
@@ -755,7 +767,10 @@ always @(posedge clk) begin
                 act_push_qpn <= q_reg;
             end
         end
-        state <= S_IDLE;
+        // the WQE stopped for this rewind goes on at once (the QP is
+        // in_list without a place in the FIFO)
+        rw_resume_reg <= 1'b0;
+        state <= rw_resume_reg ? S_Q0 : S_IDLE;
     end
     S_DRAIN: if (m_hdr_ready) begin
         // a response header is in the builder; its empty payload is queued
@@ -807,6 +822,7 @@ always @(posedge clk) begin
         end
     end
     S_DEC: begin
+        turn_bytes_reg <= 32'd0;
         first_psn_reg <= psn_reg;
         first_pkt_reg <= 1'b1;
         sge_i <= 5'd0;
@@ -906,11 +922,16 @@ always @(posedge clk) begin
             state <= S_IDLE;
         end else if (yield_now) begin
             // what was sent stays sent (a NAK or timeout asks for it again):
-            // the WQE goes on from this PSN when the QP's turn comes
+            // the WQE goes on from this PSN when the QP's turn comes (its
+            // own rewind: right after S_RW, the QP keeps its list place)
             if (!resume_diff[23])
                 resume_ram[q_reg] <= psn_reg;
-            act_push <= 1'b1;
-            act_push_qpn <= q_reg;
+            if (rw_here && !x_hold) begin
+                rw_resume_reg <= 1'b1;
+            end else begin
+                act_push <= 1'b1;
+                act_push_qpn <= q_reg;
+            end
             state <= S_IDLE;
         end else if (!m_hdr_valid && resume_diff[23] && !job_reg) begin
             // received before a go-back-N: move the cursors past all of it at
@@ -1023,6 +1044,7 @@ always @(posedge clk) begin
     end
     S_NEXT: begin
         first_pkt_reg <= 1'b0;
+        turn_bytes_reg <= turn_bytes_reg + {19'd0, plen_reg};
         if (job_pkts_reg != 4'hF)
             job_pkts_reg <= job_pkts_reg + 1'b1;
         psn_reg <= psn_reg + 1'b1;
@@ -1158,6 +1180,7 @@ always @(posedge clk) begin
         m_cqe_valid <= 1'b0;
         job_reg <= 1'b0;
         job_susp <= {NUM_QPS{1'b0}};
+        rw_resume_reg <= 1'b0;
         js_push <= 1'b0;
         act_push <= 1'b0;
         ord_push <= 1'b0;
