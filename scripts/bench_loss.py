@@ -17,7 +17,7 @@ reported as FAIL and makes this script exit 1. Writes build/bench/loss/
 goodput.csv, envelope.csv and goodput.png (matplotlib), and prints the
 Markdown tables that docs/performance.md records.
 
-  scripts/bench_loss.py [--part goodput|envelope|all] [--jobs N] [--quick]
+  scripts/bench_loss.py [--part goodput|envelope|all] [--jobs N] [--quick] [--replot]
 """
 import argparse
 import concurrent.futures
@@ -148,6 +148,9 @@ def plot_goodput(rows, path):
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker=marker,
                         label=f"{op.upper()} MTU {mtu}")
     ax.set_xscale("symlog", linthresh=0.1)
+    ticks = sorted({r["drop"] * 100 for r in rows})
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{t:g}" for t in ticks])
     ax.set_xlabel("drop rate per packet, each direction (%)")
     ax.set_ylabel("goodput (Gb/s at 156.25 MHz, 64-bit)")
     ax.set_title("froce go-back-N: 1 MiB messages, 1 QP, 4 in flight")
@@ -164,7 +167,14 @@ def main():
     ap.add_argument("--part", choices=["goodput", "envelope", "all"], default="all")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--quick", action="store_true", help="fewer drop rates, no 16 MiB messages")
+    ap.add_argument("--replot", action="store_true", help="only draw goodput.png again from goodput.csv")
     args = ap.parse_args()
+    if args.replot:
+        with open(os.path.join(OUT, "goodput.csv")) as f:
+            rows = [dict(r, drop=float(r["drop"]), gbps=float(r["gbps"]), mtu=int(r["mtu"]), ok=r["ok"] == "True")
+                    for r in csv.DictReader(f)]
+        plot_goodput(rows, os.path.join(OUT, "goodput.png"))
+        return 0
     subprocess.run(["make", "-s", "-C", "sim/core", "JOBS=2", "perf"], cwd=ROOT, check=True)
     os.makedirs(OUT, exist_ok=True)
     cases = []
