@@ -626,11 +626,12 @@ wire [63:0] c_retrans, c_timeouts, c_adp_retrans, c_rnr_rcvd, c_retry_exc;
 wire kick_valid, kick_ready;
 wire [QW-1:0] kick_qpn;
 // Responses (ACK/NAK/atomic ACK headers and READ response jobs) from the rx
-// engine (rq_*) queue for the tx engine (resp_*). The tx engine takes a new
-// READ job only when the current job's responses have gone out (thousands
-// of cycles for a long READ); without the queue the rx engine would stop at
-// the next response it has to hand over, and the packets behind it in the
-// RX buffer (READ responses for our own READs, say) would overflow it.
+// engine (rq_*) queue for the tx engine (resp_*). The tx engine takes them
+// between its own packets; READ jobs of different QPs take turns (its job
+// FIFO), but a QP's responses wait for its own running job; without the
+// queue the rx engine would stop at the next response it has to hand over,
+// and the packets behind it in the RX buffer (READ responses for our own
+// READs, say) would overflow it.
 // Distributed RAM: the entries are wide (the response header template).
 localparam RESPQ_W = `FROCE_RHDR_W + 1 + 64 + 32 + 32 + 24 + 3 + QW + 8;
 wire resp_valid, resp_ready;

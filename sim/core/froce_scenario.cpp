@@ -794,47 +794,68 @@ void drop_one_request(Env &e, unsigned nth, bool drop_nak, uint32_t *lost_psn) {
     });
 }
 
-// A 256-packet WRITE loses packet 100. B NAKs its PSN once; A must act on it
-// at the next packet boundary (not after the other 155 packets of the
-// message), resend from that PSN only, and complete without a timeout.
-Status sc_nak_mid_message(Env &e) {
-    PairCfg pc = e.pair_cfg();
+// One 256-packet WRITE (MTU 1024) that loses request packet 100 (and, with
+// drop_nak, B's NAK for it): completes SUCCESS with B's data intact; the
+// figures the scenarios below check.
+struct LossyWrite {
+    uint32_t lost = 0;            // PSN of the lost packet
+    size_t f0 = 0;                // first frame of the WRITE
+    uint64_t took = 0;            // cycles from the post to the CQE
+    Counters a0, a1;              // A's counters before / after
+    uint64_t adp = 0;             // A's adaptive expiries (ICNT_ADP_RETRANS)
+};
+constexpr unsigned kLossyPkts = 256, kLossyAt = 100;
+
+Status lossy_write(Env &e, bool drop_nak, uint64_t tag, LossyWrite *w) {
+    PairCfg pc = e.pair_cfg();     // timeout 14: 4.096 us * 2^14 = 67 ms
     Pair *p;
     FROCE_TRY(e.make_pair(pc, &p));
-    const unsigned npkts = 256, lost_at = 100;
-    const uint64_t len = uint64_t(npkts) * kMtu;
+    const uint64_t len = uint64_t(kLossyPkts) * kMtu;
     Region src, dst;
     FROCE_TRY(e.make_region(e.a(), len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
     FROCE_TRY(e.make_region(e.b(), len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true, &dst));
-    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 21));
-    uint32_t lost = 0;
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, tag));
     if (e.inject())
         e.note("--inject-error: nothing is lost, this scenario must FAIL");
     else
-        drop_one_request(e, lost_at, false, &lost);
-    Counters a0, a1;
-    FROCE_TRY(e.snapshot(e.a(), &a0));
-    const size_t f0 = e.frames().size();
+        drop_one_request(e, kLossyAt, drop_nak, &w->lost);
+    uint64_t adp0 = 0, adp1 = 0;
+    FROCE_TRY(e.snapshot(e.a(), &w->a0));
+    FROCE_TRY(e.a().read_icounter(FROCE_ICNT_ADP_RETRANS, &adp0));
+    w->f0 = e.frames().size();
+    const uint64_t c0 = e.sim().cycle();
     FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), uint32_t(len), src.mr.key, dst.va(), dst.mr.key)));
     FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 1; }, 2000000, "the WRITE's completion"));
+    w->took = e.sim().cycle() - c0;
     FROCE_TRY(e.quiet(5000));
-    FROCE_TRY(e.snapshot(e.a(), &a1));
+    FROCE_TRY(e.snapshot(e.a(), &w->a1));
+    FROCE_TRY(e.a().read_icounter(FROCE_ICNT_ADP_RETRANS, &adp1));
+    w->adp = adp1 - adp0;
     check_cqe(e, p->a_send, 0, "A", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
     std::memcpy(&dst.shadow[dst.guard], &src.shadow[src.guard], len);
     std::string d = e.region_diff(e.b(), dst);
     e.check(d.empty(), "B holds the message; guards intact", d);
+    return Status();
+}
+
+// B NAKs the lost packet's PSN once; A must act on it at the next packet
+// boundary (not after the other 155 packets of the message), resend from
+// that PSN only, and complete without a timeout.
+Status sc_nak_mid_message(Env &e) {
+    LossyWrite w;
+    FROCE_TRY(lossy_write(e, false, 21, &w));
     // B's NAK, then A's request frames until the lost PSN goes out again
     uint64_t nak_cycle = 0;
     unsigned requests = 0, after_nak = 0, resent_at = 0;
     bool resent = false;
-    for (size_t i = f0; i < e.frames().size(); i++) {
+    for (size_t i = w.f0; i < e.frames().size(); i++) {
         const Frame &f = e.frames()[i];
         if (f.dir == 1 && f.is_ack() && (f.syndrome >> 5) == FROCE_AETH_TYPE_NAK && !nak_cycle) nak_cycle = f.cycle + 1;
         if (f.dir != 0 || !f.is_request()) continue;
         requests++;
         if (nak_cycle && !resent) {
             after_nak++;
-            if (f.psn == lost) {
+            if (f.psn == w.lost) {
                 resent = true;
                 resent_at = after_nak;
             }
@@ -844,62 +865,33 @@ Status sc_nak_mid_message(Env &e) {
     e.check(resent && resent_at <= 4,
             "A resent the lost PSN within 4 request frames of B's NAK (it stopped the message at the next packet)",
             resent ? sfmt("it was request frame %u after the NAK", resent_at) : "never resent");
-    e.check(requests <= npkts + 16, sfmt("A sent at most %u + 16 request frames", npkts), sfmt("%u", requests));
-    e.check(delta(a0, a1, FROCE_CNT_PACKET_SEQ_ERR) == 1, "A: PACKET_SEQ_ERR moved by 1",
-            sfmt("moved by %u", delta(a0, a1, FROCE_CNT_PACKET_SEQ_ERR)));
-    e.check(delta(a0, a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR) == 0, "A: no ACK timeout",
-            sfmt("moved by %u", delta(a0, a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR)));
+    e.check(requests <= kLossyPkts + 16, sfmt("A sent at most %u + 16 request frames", kLossyPkts),
+            sfmt("%u", requests));
+    e.check(delta(w.a0, w.a1, FROCE_CNT_PACKET_SEQ_ERR) == 1, "A: PACKET_SEQ_ERR moved by 1",
+            sfmt("moved by %u", delta(w.a0, w.a1, FROCE_CNT_PACKET_SEQ_ERR)));
+    e.check(delta(w.a0, w.a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR) == 0, "A: no ACK timeout",
+            sfmt("moved by %u", delta(w.a0, w.a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR)));
     return Status();
 }
 
-// As above, but B's NAK is lost too. B then ignores everything past the gap
-// (IBA: one NAK per sequence error), so only A's timer repairs it: one
-// adaptive expiry (4096 cycles, 26 us at MTU 1024; not the QP's 67 ms
-// timeout), a resend from the
-// oldest unacknowledged PSN (ACKs every 16 packets acknowledged the packets
-// before the loss), not from the start of the message.
+// B's NAK is lost too. B then ignores everything past the gap (IBA: one NAK
+// per sequence error), so only A's timer repairs it: one adaptive expiry
+// (4096 cycles, 26 us at MTU 1024; not the QP's 67 ms timeout), a resend
+// from the oldest unacknowledged PSN (ACKs every 16 packets acknowledged the
+// packets before the loss), not from the start of the message.
 Status sc_lost_nak(Env &e) {
-    PairCfg pc = e.pair_cfg();     // timeout 14: 4.096 us * 2^14 = 67 ms
-    Pair *p;
-    FROCE_TRY(e.make_pair(pc, &p));
-    const unsigned npkts = 256, lost_at = 100;
-    const uint64_t len = uint64_t(npkts) * kMtu;
-    Region src, dst;
-    FROCE_TRY(e.make_region(e.a(), len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
-    FROCE_TRY(e.make_region(e.b(), len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true, &dst));
-    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 22));
-    uint32_t lost = 0;
-    if (e.inject())
-        e.note("--inject-error: nothing is lost, this scenario must FAIL");
-    else
-        drop_one_request(e, lost_at, true, &lost);
-    Counters a0, a1;
-    uint64_t adp0 = 0, adp1 = 0;
-    FROCE_TRY(e.snapshot(e.a(), &a0));
-    FROCE_TRY(e.a().read_icounter(FROCE_ICNT_ADP_RETRANS, &adp0));
-    const size_t f0 = e.frames().size();
-    const uint64_t c0 = e.sim().cycle();
-    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), uint32_t(len), src.mr.key, dst.va(), dst.mr.key)));
-    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 1; }, 2000000, "the WRITE's completion"));
-    const uint64_t took = e.sim().cycle() - c0;
-    FROCE_TRY(e.quiet(5000));
-    FROCE_TRY(e.snapshot(e.a(), &a1));
-    FROCE_TRY(e.a().read_icounter(FROCE_ICNT_ADP_RETRANS, &adp1));
-    check_cqe(e, p->a_send, 0, "A", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
-    std::memcpy(&dst.shadow[dst.guard], &src.shadow[src.guard], len);
-    std::string d = e.region_diff(e.b(), dst);
-    e.check(d.empty(), "B holds the message; guards intact", d);
-    e.check(adp1 - adp0 == 1, "A: exactly one adaptive retransmission (icnt_adp_retrans)",
-            sfmt("%" PRIu64, adp1 - adp0));
-    e.check(delta(a0, a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR) == 0, "A: no expiry of the QP's own timeout",
-            sfmt("moved by %u", delta(a0, a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR)));
+    LossyWrite w;
+    FROCE_TRY(lossy_write(e, true, 22, &w));
+    e.check(w.adp == 1, "A: exactly one adaptive retransmission (icnt_adp_retrans)", sfmt("%" PRIu64, w.adp));
+    e.check(delta(w.a0, w.a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR) == 0, "A: no expiry of the QP's own timeout",
+            sfmt("moved by %u", delta(w.a0, w.a1, FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR)));
     // about 256 packets of 1 KiB at 138 cycles, one short timer, a few resent
-    e.check(took < 40000 + 4096 + 20000, "the WRITE completed within its clean time + one adaptive timer + 20000 cycles",
-            sfmt("%" PRIu64 " cycles", took));
+    e.check(w.took < 40000 + 4096 + 20000, "the WRITE completed within its clean time + one adaptive timer + 20000 cycles",
+            sfmt("%" PRIu64 " cycles", w.took));
     // the resend: the first request frame whose PSN is below one sent before it
     uint32_t first = 0, high = 0, resend_from = 0;
     bool any = false, went_back = false;
-    for (size_t i = f0; i < e.frames().size(); i++) {
+    for (size_t i = w.f0; i < e.frames().size(); i++) {
         const Frame &f = e.frames()[i];
         if (f.dir != 0 || !f.is_request()) continue;
         if (!any) {
@@ -913,7 +905,7 @@ Status sc_lost_nak(Env &e) {
         }
     }
     e.check(went_back, "A went back (go-back-N)");
-    const uint32_t from_off = (resend_from - first) & 0xFFFFFF, lost_off = (lost - first) & 0xFFFFFF;
+    const uint32_t from_off = (resend_from - first) & 0xFFFFFF, lost_off = (w.lost - first) & 0xFFFFFF;
     e.check(went_back && from_off > 0 && from_off <= lost_off && lost_off - from_off < 16,
             "A resent from the oldest unacknowledged PSN (at most 15 packets before the lost one), not the message's start",
             sfmt("resent from packet %u, lost packet %u", from_off, lost_off));
