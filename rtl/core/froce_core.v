@@ -653,6 +653,10 @@ wire [7:0] rq_epoch, resp_epoch;
 wire reread_valid;
 wire [QW-1:0] reread_qpn;
 wire [23:0] reread_psn;
+wire [QW-1:0] sent_rd_qpn;
+wire sent_rd_valid;
+wire [7:0] sent_rd_epoch;
+wire [23:0] sent_rd_next;
 wire resp_q_empty, resp_q_full;
 wire [4:0] unused_resp_q_count;
 
@@ -700,6 +704,8 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
     .s_resp_read(resp_read), .s_resp_va(resp_va), .s_resp_rkey(resp_rkey), .s_resp_len(resp_len),
     .s_resp_pd(resp_pd), .s_resp_mtu(resp_mtu), .s_resp_qpn(resp_qpn), .s_resp_epoch(resp_epoch),
     .s_reread_valid(reread_valid), .s_reread_qpn(reread_qpn), .s_reread_psn(reread_psn),
+    .sent_rd_qpn(sent_rd_qpn), .sent_rd_valid(sent_rd_valid), .sent_rd_epoch(sent_rd_epoch),
+    .sent_rd_next(sent_rd_next),
     .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err), .x_rd_retired(x_rd_retired),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .r_rd_issued(r_rd_issued), .x_hold(x_hold),
     .if_raddr(tx_if_raddr), .if_rdata(tx_if_rdata),
@@ -765,6 +771,8 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .m_resp_read(rq_read), .m_resp_va(rq_va), .m_resp_rkey(rq_rkey), .m_resp_len(rq_len),
     .m_resp_pd(rq_pd), .m_resp_mtu(rq_mtu), .m_resp_qpn(rq_qpn), .m_resp_epoch(rq_epoch),
     .m_reread_valid(reread_valid), .m_reread_qpn(reread_qpn), .m_reread_psn(reread_psn),
+    .sent_rd_qpn(sent_rd_qpn), .sent_rd_valid(sent_rd_valid), .sent_rd_epoch(sent_rd_epoch),
+    .sent_rd_next(sent_rd_next),
     .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
     .m_rw_valid(rw_valid), .m_rw_ready(rw_ready), .m_rw_qpn(rw_qpn), .m_rw_psn(rw_psn),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .r_rd_issued(r_rd_issued), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe),

@@ -61,3 +61,16 @@ function [7:0] cqe_opcode_of_wqe;
         endcase
     end
 endfunction
+
+// PSN a comes before PSN b (24-bit serial arithmetic: within half the space)
+function psn_before;
+    input [23:0] a;
+    input [23:0] b;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [23:0] d;
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+        d = a - b;
+        psn_before = d[23];
+    end
+endfunction

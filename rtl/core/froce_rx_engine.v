@@ -138,6 +138,10 @@ module froce_rx_engine #(
     output reg                          m_reread_valid, // a READ asked again: QP m_reread_qpn's earlier jobs
     output reg  [QW-1:0]                m_reread_qpn,   // at or past m_reread_psn are void
     output reg  [23:0]                  m_reread_psn,
+    output wire [QW-1:0]                sent_rd_qpn,    // the newest READ response the tx engine sent
+    input  wire                         sent_rd_valid,  // for this QP (none since it was loaded)
+    input  wire [7:0]                   sent_rd_epoch,
+    input  wire [23:0]                  sent_rd_next,   // the PSN after it
 
     /* Kicks to the requester */
     output reg                          m_kick_valid,
@@ -292,7 +296,8 @@ reg [NUM_QPS-1:0] resp_err;
 // made before it are void from that PSN on (froce_tx_engine keeps the same
 // count). Duplicates that follow one another belong to one resend.
 reg [7:0] rd_epoch_ram [0:NUM_QPS-1];
-reg [23:0] dup_next_ram [0:NUM_QPS-1];      // the PSN after the last duplicate request
+reg [23:0] dup_next_ram [0:NUM_QPS-1];      // the PSN after the last READ job queued (or duplicate)
+reg [23:0] rr_start_ram [0:NUM_QPS-1];      // where the current READ epoch started
 // atomic replay cache: the last RD_ATOMIC_MAX atomics executed per QP
 reg [23:0] atom_psn_ram [0:NUM_QPS*RD_ATOMIC_MAX-1];
 reg [63:0] atom_orig_ram [0:NUM_QPS*RD_ATOMIC_MAX-1];
@@ -304,7 +309,8 @@ reg [NUM_QPS-1:0] req_err;
 reg [15:0] rd_retired_ram [0:NUM_QPS-1];    // READ/atomic WQEs retired
 reg [23:0] rd_pkts_ram [0:NUM_QPS-1];       // responses received for the oldest WQE (a READ)
 reg [NUM_QPS-1:0] rd_rw_sent;               // a resend of its missing responses was asked for
-reg [4:0] rd_oos_ram [0:NUM_QPS-1];         // responses out of sequence since (saturates)
+reg [11:0] rd_oos_ram [0:NUM_QPS-1];        // responses out of sequence since the last request
+reg [2:0] rd_oos_lvl_ram [0:NUM_QPS-1];     // re-requests since progress: 32 << lvl responses before the next
 reg [23:0] una_ram [0:NUM_QPS-1];           // oldest unacknowledged request PSN
 reg [23:0] seq_rw_psn_ram [0:NUM_QPS-1];    // PSN of the last go-back-N asked for ...
 reg [NUM_QPS-1:0] seq_rw_valid;             // ... with no progress since (a NAK for it again is a duplicate)
@@ -549,6 +555,8 @@ wire [23:0] rd_expected = ent_first + rd_have;
 wire [31:0] rd_off = {13'd0, rd_have[18:0]} << mtu_shift;    // (2 GiB at most: 2^19 packets of 4 KiB)
 wire [31:0] rd_left = ent_bytes - rd_off;
 wire [23:0] rd_gap = h_psn - rd_expected;           // > 0 (serial): responses missing
+wire [11:0] rd_oos_limit = (12'd32 << rd_oos_lvl_ram[q_reg]) - 1'b1;
+wire rd_oos_due = rd_oos_ram[q_reg] >= rd_oos_limit;
 wire [23:0] rd_ack_gap = ack_psn_reg - rd_expected; // >= 0: an ACK covers PSNs it has no response for
 // this response is the next one the oldest WQE expects, of the right kind
 // and size. Its PSN fixes its offset; FIRST/ONLY may also come mid-READ: the
@@ -582,7 +590,22 @@ wire scan_outstanding = r_sq_next != ack_wqe_ram[scan_q] ||
 // Progress: the packet acknowledges PSNs up to ack_psn_reg that were not
 // acknowledged before (and were sent: a forged ACK from the future is no
 // progress). It restarts the ACK timer and refills the retry budget.
-wire reread_starts = resp_job_reg && dup_reg && h_psn != dup_next_ram[q_reg];
+// A duplicate READ request is one of three things. (1) Asked again: its
+// responses went out in the current epoch (or before it); they are sent
+// again and the QP's older jobs at or past it are void (a new epoch): the
+// requester goes back and asks for all later ones too. (2) A copy of a
+// request whose job is queued and not yet sent (a copy on the wire, or one
+// of the requester's go-back-N resends arriving while the previous stream
+// is still on its way): nothing to do. (3) Past every job queued (the rest
+// of a go-back-N resend): a job in the current epoch. Telling (1) from (2)
+// by "sent" rather than by "not the next expected" keeps reordered and
+// duplicated requests from voiding the jobs of a resend.
+assign sent_rd_qpn = q_reg;
+wire [23:0] rd_sent_next = (sent_rd_valid && sent_rd_epoch == rd_epoch_ram[q_reg]) ? sent_rd_next :
+                           rr_start_ram[q_reg];
+wire dup_was_sent = psn_before(h_psn, rd_sent_next);
+wire reread_starts = resp_job_reg && dup_reg && dup_was_sent;
+wire dup_queued = resp_job_reg && dup_reg && !dup_was_sent && psn_before(h_psn, dup_next_ram[q_reg]);
 wire [23:0] una_new = ack_psn_reg + 1'b1;
 wire [23:0] resp_una_fwd = h_psn - una_ram[q_reg];      // >= 0: a READ response at or past the oldest unacknowledged PSN
 wire [23:0] una_fwd = una_new - una_ram[q_reg];         // > 0 (serial): new PSNs acknowledged
@@ -1410,6 +1433,20 @@ always @(posedge clk) begin
     R_ACKQ: begin
         if (!send_resp_reg) begin
             state <= R_IDLE;
+        end else if (dup_queued) begin
+            send_resp_reg <= 1'b0;
+            state <= R_IDLE;
+        end else if (reread_starts) begin
+            // a READ asked again voids its QP's older jobs at once, also
+            // those still queued for the tx engine: the queue may be full
+            // of them, and this engine waits for room in it
+            dup_reg <= 1'b0;
+            dup_next_ram[q_reg] <= h_psn + npsn_reg;
+            rr_start_ram[q_reg] <= h_psn;
+            rd_epoch_ram[q_reg] <= rd_epoch_ram[q_reg] + 1'b1;
+            m_reread_valid <= 1'b1;
+            m_reread_qpn <= q_reg;
+            m_reread_psn <= h_psn;
         end else if (!m_resp_valid && !resp_wait_reg && !m_sw_valid) begin
             // every ACK and NAK acknowledges earlier packets (a READ response
             // must see earlier writes): it leaves once the DMA writes issued
@@ -1417,15 +1454,9 @@ always @(posedge clk) begin
             m_resp_hdr <= resp_hdr;
             m_resp_read <= resp_job_reg;
             m_resp_qpn <= q_reg;
-            m_resp_epoch <= rd_epoch_ram[q_reg] + {7'd0, reread_starts};
-            if (resp_job_reg && dup_reg)
+            m_resp_epoch <= rd_epoch_ram[q_reg];
+            if (resp_job_reg)
                 dup_next_ram[q_reg] <= h_psn + npsn_reg;
-            if (reread_starts) begin
-                rd_epoch_ram[q_reg] <= rd_epoch_ram[q_reg] + 1'b1;
-                m_reread_valid <= 1'b1;
-                m_reread_qpn <= q_reg;
-                m_reread_psn <= h_psn;
-            end
             m_resp_va <= va_reg;
             m_resp_rkey <= key_reg;
             m_resp_len <= wr_total_reg;
@@ -1473,14 +1504,20 @@ always @(posedge clk) begin
             // must have restarted (it voids the old stream within a packet
             // or two): the request or the restarted stream's first response
             // was lost too; ask again rather than wait for the ACK timeout
-            if (!rd_gap[23] && !m_rw_valid && (!rd_rw_sent[q_reg] || &rd_oos_ram[q_reg])) begin
+            // The wait doubles with every such request until progress: the
+            // responder may have a long queue of responses to send before it
+            // reads the request, and each request costs a go-back-N of all
+            // outstanding READs (asking at a fixed count fed that queue)
+            if (!rd_gap[23] && !m_rw_valid && (!rd_rw_sent[q_reg] || rd_oos_due)) begin
                 cnt_retrans <= cnt_retrans + 1'b1;
                 m_rw_valid <= 1'b1;
                 m_rw_qpn <= q_reg;
                 m_rw_psn <= rd_expected;
                 rd_rw_sent[q_reg] <= 1'b1;
-                rd_oos_ram[q_reg] <= 5'd0;
-            end else if (!rd_gap[23] && !(&rd_oos_ram[q_reg])) begin
+                rd_oos_ram[q_reg] <= 12'd0;
+                if (rd_rw_sent[q_reg] && !(&rd_oos_lvl_ram[q_reg]))
+                    rd_oos_lvl_ram[q_reg] <= rd_oos_lvl_ram[q_reg] + 1'b1;
+            end else if (!rd_gap[23] && !rd_oos_due) begin
                 rd_oos_ram[q_reg] <= rd_oos_ram[q_reg] + 1'b1;
             end
             state <= R_RDROP;
@@ -1538,7 +1575,8 @@ always @(posedge clk) begin
         // progress: the next response, timer and retry budget restart
         rd_pkts_ram[q_reg] <= rd_have + 1'b1;
         rd_rw_sent[q_reg] <= 1'b0;
-        rd_oos_ram[q_reg] <= 5'd0;
+        rd_oos_ram[q_reg] <= 12'd0;
+        rd_oos_lvl_ram[q_reg] <= 3'd0;
         tmr_on[q_reg] <= 1'b0;
         retry_left_ram[q_reg] <= retry_cnt_ram[q_reg];
         ar_lvl_ram[q_reg] <= 4'd0;
@@ -1741,7 +1779,8 @@ always @(posedge clk) begin
         rd_retired_ram[qpc_waddr] <= 16'd0;
         rd_pkts_ram[qpc_waddr] <= 24'd0;
         rd_rw_sent[qpc_waddr] <= 1'b0;
-        rd_oos_ram[qpc_waddr] <= 5'd0;
+        rd_oos_ram[qpc_waddr] <= 12'd0;
+        rd_oos_lvl_ram[qpc_waddr] <= 3'd0;
         atom_next_ram[qpc_waddr] <= {AW{1'b0}};
         atom_valid[qpc_waddr * RD_ATOMIC_MAX +: RD_ATOMIC_MAX] <= {RD_ATOMIC_MAX{1'b0}};
     end
@@ -1759,8 +1798,11 @@ always @(posedge clk) begin
         retry_left_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RETRY_CNT_LSB +: 3];
         rnr_left_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RNR_RETRY_LSB +: 3];
     end
-    if (qpc_we && qpc_load_rq_psn)
+    if (qpc_we && qpc_load_rq_psn) begin
         epsn_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
+        dup_next_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
+        rr_start_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
+    end
     if (qpc_we && qpc_load_sq_psn) begin
         una_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
         ar_lvl_ram[qpc_waddr] <= 4'd0;

@@ -123,6 +123,10 @@ module froce_tx_engine #(
     input  wire                         s_reread_valid, // a READ asked again: QP s_reread_qpn's older jobs
     input  wire [QW-1:0]                s_reread_qpn,   // at or past s_reread_psn are void
     input  wire [23:0]                  s_reread_psn,
+    input  wire [QW-1:0]                sent_rd_qpn,    // the newest READ response sent for this QP:
+    output wire                         sent_rd_valid,  // (none since the QP was loaded)
+    output wire [7:0]                   sent_rd_epoch,  // the job's epoch
+    output wire [23:0]                  sent_rd_next,   // the PSN after it
 
     /* Completer state: the oldest unretired WQE of QP x_qpn */
     output wire [QW-1:0]                x_qpn,
@@ -483,6 +487,14 @@ wire rd_request = op_rd_atomic && !job_reg;
 reg [7:0] epoch_ram [0:NUM_QPS-1];
 reg [23:0] void_psn_ram [0:NUM_QPS-1];
 reg [7:0] job_epoch_reg;
+// the newest READ response sent per QP: the rx engine tells a READ asked
+// again (its responses were sent) from a copy of a request still queued
+reg [7:0] sent_rd_ep_ram [0:NUM_QPS-1];
+reg [23:0] sent_rd_psn_ram [0:NUM_QPS-1];
+reg [NUM_QPS-1:0] sent_rd_any;
+assign sent_rd_valid = sent_rd_any[sent_rd_qpn];
+assign sent_rd_epoch = sent_rd_ep_ram[sent_rd_qpn];
+assign sent_rd_next = sent_rd_psn_ram[sent_rd_qpn];
 wire [23:0] job_void_at = psn_reg + 1'b1 - void_psn_ram[job_qpn_reg];  // >= 0: its next packet was asked again
 wire job_superseded = job_reg && job_epoch_reg != epoch_ram[job_qpn_reg] && !job_void_at[23];
 wire [23:0] resp_void_at = s_resp_hdr[`FROCE_RHDR_PSN_LSB +: 24] - void_psn_ram[s_resp_qpn];
@@ -511,10 +523,14 @@ froce_fifo #(.WIDTH(JS_W), .DEPTH(JOB_SLOTS)) job_fifo (
 );
 // the response at the head of the queue must wait for its QP's half-sent job
 wire resp_blocked = s_resp_valid && job_susp[s_resp_qpn] && !resp_stale;
+// fields of the head entry (the layout of wr_data above)
+wire [7:0] js_head_epoch = js_head[JS_W-1 -: 8];
 wire [QW-1:0] js_head_qpn = js_head[JS_W-9 -: QW];
-wire [23:0] js_void_at = js_head[24:1] - void_psn_ram[js_head_qpn];
-wire js_stale = js_head[JS_W-1 -: 8] != epoch_ram[js_head_qpn] && !js_void_at[23];
-wire job_other_waits = (s_resp_valid && s_resp_read && s_resp_qpn != job_qpn_reg && !resp_blocked) || !js_empty;
+wire [23:0] js_head_psn = js_head[24:1];
+wire [23:0] js_void_at = js_head_psn - void_psn_ram[js_head_qpn];
+wire js_stale = js_head_epoch != epoch_ram[js_head_qpn] && !js_void_at[23];
+wire job_other_waits = (s_resp_valid && s_resp_read && s_resp_qpn != job_qpn_reg && !resp_blocked && !resp_stale) ||
+                       !js_empty;
 wire job_yield = job_reg && !m_hdr_valid && !ord_push && job_pkts_reg >= JOB_QUANTUM[3:0] && !js_full &&
                  job_other_waits && remain_reg != 33'd0;
 // window: WQEs sent and not yet retired
@@ -530,9 +546,12 @@ assign s_kick_ready = state == S_IDLE || list_free;
 // a response header is taken when the builder port and the order FIFO are free
 wire resp_slot = !m_hdr_valid && ord_in_ready && !ord_push;
 // a READ response job starts only from idle; no response overtakes one
-assign s_resp_ready = resp_slot && !resp_blocked &&
+// a READ job made void at the head of the queue is dropped in any state:
+// a void can leave the queue full of them
+wire resp_drop = s_resp_valid && resp_stale;
+assign s_resp_ready = resp_drop || (resp_slot && !resp_blocked &&
                       ((state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid) ||
-                       (state == S_HDR && !s_resp_read && (!job_reg || s_resp_qpn != job_qpn_reg)));
+                       (state == S_HDR && !s_resp_read && (!job_reg || s_resp_qpn != job_qpn_reg))));
 // a half-sent job goes on when nothing else of the responder's waits
 assign js_pop = state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid &&
                 !(s_resp_valid && !resp_blocked) && !js_empty;
@@ -734,7 +753,7 @@ always @(posedge clk) begin
              sge_off_reg, psn_reg, first_pkt_reg} <= js_head;
             total_reg[32] <= 1'b0;
             remain_reg[32] <= 1'b0;
-            resume_reg <= js_head[24:1];
+            resume_reg <= js_head_psn;
             job_susp[js_head_qpn] <= 1'b0;
             job_reg <= 1'b1;
             job_pkts_reg <= 4'd0;
@@ -907,7 +926,7 @@ always @(posedge clk) begin
         end
     end
     S_HDR: begin
-        if (s_resp_valid && s_resp_ready) begin
+        if (s_resp_valid && s_resp_ready && !resp_drop) begin
             // an ACK/NAK goes first
             m_hdr <= s_resp_hdr;
             m_hdr_valid <= 1'b1;
@@ -965,9 +984,12 @@ always @(posedge clk) begin
             end
         end else if (m_hdr_valid && m_hdr_ready) begin
             m_hdr_valid <= 1'b0;
-            if (job_reg)
+            if (job_reg) begin
                 cnt_resp_pkts <= cnt_resp_pkts + 1'b1;
-            else
+                sent_rd_any[job_qpn_reg] <= 1'b1;
+                sent_rd_ep_ram[job_qpn_reg] <= job_epoch_reg;
+                sent_rd_psn_ram[job_qpn_reg] <= psn_reg + 1'b1;
+            end else
                 cnt_req_pkts <= cnt_req_pkts + 1'b1;
             // the newest PSN sent (the completer's ACK timer runs while
             // anything up to it is unacknowledged)
@@ -1130,8 +1152,10 @@ always @(posedge clk) begin
         epoch_ram[s_reread_qpn] <= epoch_ram[s_reread_qpn] + 1'b1;
         void_psn_ram[s_reread_qpn] <= s_reread_psn;
     end
-    if (qpc_we && qpc_load_reset)
+    if (qpc_we && qpc_load_reset) begin
         epoch_ram[qpc_waddr] <= 8'd0;
+        sent_rd_any[qpc_waddr] <= 1'b0;
+    end
 
     // a kick or a doorbell puts its QP on the active list (no other list
     // change happens in the states that take them)
@@ -1180,6 +1204,7 @@ always @(posedge clk) begin
         m_cqe_valid <= 1'b0;
         job_reg <= 1'b0;
         job_susp <= {NUM_QPS{1'b0}};
+        sent_rd_any <= {NUM_QPS{1'b0}};
         rw_resume_reg <= 1'b0;
         js_push <= 1'b0;
         act_push <= 1'b0;
