@@ -50,6 +50,10 @@ CHECKS = [
     ("axi-mux", ["bash", "tests/rtl/axi_mux/run.sh"]),
     ("axis-pack-split", ["bash", "tests/rtl/axis/run.sh"]),
     ("doorbells", ["bash", "tests/rtl/doorbell/run.sh"]),
+    # our Ethernet MACs against cocotbext-eth's XGMII and RGMII models (cocotb
+    # venv pinned by scripts/cocotb_venv.sh, cached outside the checkout)
+    ("eth-mac10g", ["bash", "tests/eth/mac10g/run.sh"]),
+    ("eth-mac1g-rgmii", ["bash", "tests/eth/mac1g/run.sh"]),
     # the RV32I soft core: ISA tests on froce-cpu-sim (Verilator) and Icarus,
     # negative controls, mutants of the core
     ("soft-core-isa", ["bash", "tests/cpu/run.sh"]),
