@@ -17,7 +17,11 @@ reported as FAIL and makes this script exit 1. Writes build/bench/loss/
 goodput.csv, envelope.csv and goodput.png (matplotlib), and prints the
 Markdown tables that docs/performance.md records.
 
-  scripts/bench_loss.py [--part goodput|envelope|all] [--jobs N] [--quick] [--replot]
+  scripts/bench_loss.py [--part goodput|envelope|all] [--op write|read|send ...]
+                        [--jobs N] [--quick] [--replot]
+
+--op measures only those operations again and keeps the other operations'
+rows from the previous CSVs, so the tables and the plot stay whole.
 """
 import argparse
 import concurrent.futures
@@ -122,6 +126,38 @@ def fault_str(c):
     return ", ".join(parts)
 
 
+INT_KEYS = ("size", "iters", "mtu", "qps", "depth", "seed", "cycles", "a_sent", "a_dropped", "naks", "adaptive",
+            "timeouts")
+FLOAT_KEYS = ("drop", "reorder", "dup", "gbps", "us_per_msg", "host_s")
+
+
+def read_csv(path):
+    """Rows written by write_csv, with their types back."""
+    if not os.path.exists(path):
+        return []
+    rows = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            r = dict(r)
+            for k in INT_KEYS:
+                r[k] = int(r[k] or 0)
+            for k in FLOAT_KEYS:
+                r[k] = float(r[k] or 0)
+            r["ok"] = r["ok"] == "True"
+            rows.append(r)
+    return rows
+
+
+def keep_previous(results, part, ops, path, cases):
+    """results plus the previous run's rows of the operations not measured
+    now, in the order of the full case list."""
+    old = [r for r in read_csv(path) if r["op"] not in ops]
+    rows = [r for r in results if r["part"] == part] + old
+    shape = lambda r: (r["op"], r["size"], r["mtu"], r["qps"], r["depth"], r["drop"], r["reorder"], r["dup"])
+    order = {shape(c): i for i, c in enumerate(cases)}
+    return sorted(rows, key=lambda r: order.get(shape(r), len(order)))
+
+
 def write_csv(path, rows):
     keys = ["part", "op", "size", "iters", "mtu", "qps", "depth", "drop", "reorder", "dup", "seed", "ok", "gbps",
             "us_per_msg", "cycles", "a_sent", "a_dropped", "naks", "adaptive", "timeouts", "host_s", "why"]
@@ -168,6 +204,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--quick", action="store_true", help="fewer drop rates, no 16 MiB messages")
     ap.add_argument("--replot", action="store_true", help="only draw goodput.png again from goodput.csv")
+    ap.add_argument("--op", action="append", choices=["write", "read", "send"],
+                    help="only this operation (repeatable); the others' rows come from the previous CSVs")
     args = ap.parse_args()
     if args.replot:
         with open(os.path.join(OUT, "goodput.csv")) as f:
@@ -182,6 +220,9 @@ def main():
         cases += goodput_cases(args.quick)
     if args.part in ("envelope", "all"):
         cases += envelope_cases(args.quick)
+    all_cases = cases
+    if args.op:
+        cases = [c for c in cases if c["op"] in args.op]
     # longest first, so the two workers finish together
     order = sorted(range(len(cases)), key=lambda i: -cases[i]["size"] * cases[i]["iters"] * cases[i]["qps"])
     results = [None] * len(cases)
@@ -199,6 +240,8 @@ def main():
     failed = [r for r in results if not r["ok"]]
 
     good = [r for r in results if r["part"] == "goodput"]
+    if args.op and good:
+        good = keep_previous(results, "goodput", args.op, os.path.join(OUT, "goodput.csv"), all_cases)
     if good:
         write_csv(os.path.join(OUT, "goodput.csv"), good)
         plot_goodput(good, os.path.join(OUT, "goodput.png"))
@@ -221,6 +264,8 @@ def main():
                         cells.append(f"{r['gbps']:.2f} ({100 * r['gbps'] / clean:.0f} %)")
                 print(f"| {op.upper()} | {mtu} | " + " | ".join(cells) + " |")
     env = [r for r in results if r["part"] == "envelope"]
+    if args.op and env:
+        env = keep_previous(results, "envelope", args.op, os.path.join(OUT, "envelope.csv"), all_cases)
     if env:
         write_csv(os.path.join(OUT, "envelope.csv"), env)
         print("\n### Envelope (every byte and completion verified)\n")

@@ -159,7 +159,6 @@ module froce_rx_engine #(
     input  wire [15:0]                  r_sq_next,
     input  wire [23:0]                  r_sent_psn,     // the PSN after the newest request packet sent
     input  wire                         r_tx_err,       // the requester stopped on an error (it flushes)
-    input  wire [15:0]                  r_rd_issued,    // READ/atomic WQEs it sent (mod 2^16)
     input  wire [QW-1:0]                x_qpn,
     output wire [15:0]                  x_ack_wqe,
     output wire                         x_err,
@@ -311,6 +310,7 @@ reg [23:0] rd_pkts_ram [0:NUM_QPS-1];       // responses received for the oldest
 reg [NUM_QPS-1:0] rd_rw_sent;               // a resend of its missing responses was asked for
 reg [11:0] rd_oos_ram [0:NUM_QPS-1];        // responses out of sequence since the last request
 reg [2:0] rd_oos_lvl_ram [0:NUM_QPS-1];     // re-requests since progress: 32 << lvl responses before the next
+reg [23:0] rd_oos_psn_ram [0:NUM_QPS-1];    // the newest out-of-sequence response since the last request
 reg [23:0] una_ram [0:NUM_QPS-1];           // oldest unacknowledged request PSN
 reg [23:0] seq_rw_psn_ram [0:NUM_QPS-1];    // PSN of the last go-back-N asked for ...
 reg [NUM_QPS-1:0] seq_rw_valid;             // ... with no progress since (a NAK for it again is a duplicate)
@@ -557,6 +557,11 @@ wire [31:0] rd_left = ent_bytes - rd_off;
 wire [23:0] rd_gap = h_psn - rd_expected;           // > 0 (serial): responses missing
 wire [11:0] rd_oos_limit = (12'd32 << rd_oos_lvl_ram[q_reg]) - 1'b1;
 wire rd_oos_due = rd_oos_ram[q_reg] >= rd_oos_limit;
+// a response more than one PSN behind the previous out-of-sequence one (one
+// behind: a swap on the wire): the responder restarted its stream for our
+// request, and the restarted stream's first response was lost
+wire [23:0] rd_back = rd_oos_psn_ram[q_reg] - h_psn;
+wire rd_restart_lost = rd_rw_sent[q_reg] && !rd_back[23] && rd_back > 24'd1;
 wire [23:0] rd_ack_gap = ack_psn_reg - rd_expected; // >= 0: an ACK covers PSNs it has no response for
 // this response is the next one the oldest WQE expects, of the right kind
 // and size. Its PSN fixes its offset; FIRST/ONLY may also come mid-READ: the
@@ -579,11 +584,11 @@ wire [31:0] scan_qp_tmo = ack_timeout(tmo_exp_ram[scan_q]);
 wire [4:0] scan_ar_shift = {1'b0, mtu_log2(ar_mtu_ram[scan_q])} + 5'd5 - KW[4:0];
 wire [31:0] scan_ar_base = (32'd1 << scan_ar_shift) > AR_BASE_CYCLES ? 32'd1 << scan_ar_shift : AR_BASE_CYCLES;
 wire [31:0] scan_ar_tmo = scan_ar_base << ar_lvl_ram[scan_q];
-// (not while READs or atomics are outstanding: their responses may queue at
-// the responder behind other QPs' READ responses for longer than any round
-// trip; a lost response shows as a gap in the ones after it)
-wire scan_ar = AR_BASE_CYCLES != 0 && ar_lvl_ram[scan_q] != 4'd15 && scan_ar_tmo < scan_qp_tmo &&
-               r_rd_issued == rd_retired_ram[scan_q];
+// (also while READs are outstanding, whose responses may queue at the
+// responder behind other QPs' for longer than a round trip: the responder
+// ignores a READ asked again before it sent it, so an early expiry costs a
+// request frame, not a resend)
+wire scan_ar = AR_BASE_CYCLES != 0 && ar_lvl_ram[scan_q] != 4'd15 && scan_ar_tmo < scan_qp_tmo;
 // (not once the send side failed: nothing is resent then)
 wire scan_outstanding = r_sq_next != ack_wqe_ram[scan_q] ||
                         (r_sent_psn != una_ram[scan_q] && !r_tx_err && !req_err[scan_q]);
@@ -915,6 +920,7 @@ always @(posedge clk) begin
         m_rw_qpn <= q_reg;
         m_rw_psn <= tmo_psn;
         rd_rw_sent[q_reg] <= 1'b1;
+        rd_oos_psn_ram[q_reg] <= tmo_psn;
         seq_rw_valid[q_reg] <= 1'b1;
         seq_rw_psn_ram[q_reg] <= tmo_psn;
         cnt_retrans <= cnt_retrans + 1'b1;
@@ -1508,17 +1514,21 @@ always @(posedge clk) begin
             // responder may have a long queue of responses to send before it
             // reads the request, and each request costs a go-back-N of all
             // outstanding READs (asking at a fixed count fed that queue)
-            if (!rd_gap[23] && !m_rw_valid && (!rd_rw_sent[q_reg] || rd_oos_due)) begin
+            // (a restarted stream seen without its first response: at once)
+            if (!rd_gap[23] && !m_rw_valid && (!rd_rw_sent[q_reg] || rd_oos_due || rd_restart_lost)) begin
                 cnt_retrans <= cnt_retrans + 1'b1;
                 m_rw_valid <= 1'b1;
                 m_rw_qpn <= q_reg;
                 m_rw_psn <= rd_expected;
                 rd_rw_sent[q_reg] <= 1'b1;
                 rd_oos_ram[q_reg] <= 12'd0;
-                if (rd_rw_sent[q_reg] && !(&rd_oos_lvl_ram[q_reg]))
+                rd_oos_psn_ram[q_reg] <= rd_expected;
+                if (rd_rw_sent[q_reg] && !rd_restart_lost && !(&rd_oos_lvl_ram[q_reg]))
                     rd_oos_lvl_ram[q_reg] <= rd_oos_lvl_ram[q_reg] + 1'b1;
-            end else if (!rd_gap[23] && !rd_oos_due) begin
-                rd_oos_ram[q_reg] <= rd_oos_ram[q_reg] + 1'b1;
+            end else if (!rd_gap[23]) begin
+                rd_oos_psn_ram[q_reg] <= h_psn;
+                if (!rd_oos_due)
+                    rd_oos_ram[q_reg] <= rd_oos_ram[q_reg] + 1'b1;
             end
             state <= R_RDROP;
         end
@@ -1680,6 +1690,7 @@ always @(posedge clk) begin
                     m_rw_qpn <= q_reg;
                     m_rw_psn <= rd_expected;
                     rd_rw_sent[q_reg] <= 1'b1;
+                    rd_oos_psn_ram[q_reg] <= rd_expected;
                     state <= R_KICK2;
                 end
             end else begin
