@@ -60,6 +60,8 @@ CHECKS = [
     ("eth-mac-pcs-loop", ["bash", "tests/eth/mac_pcs_loop/run.sh"]),
     # board host glue: XDMA AXI-bridge BAR split, DMA upsizer, MSI-X emitter
     ("fpga-host-glue", ["bash", "tests/fpga_common/glue/run.sh"]),
+    # board clock crossings: async FIFO, async frame FIFO, AXI4 and AXI-Lite CDC
+    ("fpga-cdc", ["bash", "tests/fpga_common/cdc/run.sh"]),
     # the RV32I soft core: ISA tests on froce-cpu-sim (Verilator) and Icarus,
     # negative controls, mutants of the core
     ("soft-core-isa", ["bash", "tests/cpu/run.sh"]),
