@@ -679,6 +679,7 @@ wire [15:0] x_ack_wqe, r_sq_next;
 wire [23:0] r_sent_psn;
 wire x_hold;
 wire r_tx_err;
+wire [15:0] r_rd_issued;
 wire x_err;
 wire [`FROCE_RHDR_W-1:0] t_hdr;
 wire t_hdr_valid, t_hdr_ready;
@@ -706,7 +707,7 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
     .sent_rd_qpn(sent_rd_qpn), .sent_rd_valid(sent_rd_valid), .sent_rd_epoch(sent_rd_epoch),
     .sent_rd_next(sent_rd_next),
     .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err), .x_rd_retired(x_rd_retired),
-    .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .x_hold(x_hold),
+    .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .r_rd_issued(r_rd_issued), .x_hold(x_hold),
     .if_raddr(tx_if_raddr), .if_rdata(tx_if_rdata),
     .if_we(if_we), .if_waddr(if_waddr), .if_wdata(if_wdata),
     .m_xl_valid(txl_valid), .m_xl_ready(txl_ready), .m_xl_key(txl_key), .m_xl_pd(txl_pd),
@@ -774,7 +775,7 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .sent_rd_next(sent_rd_next),
     .m_kick_valid(kick_valid), .m_kick_ready(kick_ready), .m_kick_qpn(kick_qpn),
     .m_rw_valid(rw_valid), .m_rw_ready(rw_ready), .m_rw_qpn(rw_qpn), .m_rw_psn(rw_psn),
-    .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe),
+    .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .r_rd_issued(r_rd_issued), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe),
     .x_err(x_err), .x_rd_retired(x_rd_retired), .x_hold(x_hold),
     .if_raddr(if_raddr), .if_rdata(rx_if_rdata),
     .m_xl_valid(rxl_valid), .m_xl_ready(rxl_ready), .m_xl_key(rxl_key), .m_xl_pd(rxl_pd),

@@ -159,6 +159,7 @@ module froce_rx_engine #(
     input  wire [15:0]                  r_sq_next,
     input  wire [23:0]                  r_sent_psn,     // the PSN after the newest request packet sent
     input  wire                         r_tx_err,       // the requester stopped on an error (it flushes)
+    input  wire [15:0]                  r_rd_issued,    // READ/atomic WQEs it sent (mod 2^16)
     input  wire [QW-1:0]                x_qpn,
     output wire [15:0]                  x_ack_wqe,
     output wire                         x_err,
@@ -584,11 +585,13 @@ wire [31:0] scan_qp_tmo = ack_timeout(tmo_exp_ram[scan_q]);
 wire [4:0] scan_ar_shift = {1'b0, mtu_log2(ar_mtu_ram[scan_q])} + 5'd5 - KW[4:0];
 wire [31:0] scan_ar_base = (32'd1 << scan_ar_shift) > AR_BASE_CYCLES ? 32'd1 << scan_ar_shift : AR_BASE_CYCLES;
 wire [31:0] scan_ar_tmo = scan_ar_base << ar_lvl_ram[scan_q];
-// (also while READs are outstanding, whose responses may queue at the
-// responder behind other QPs' for longer than a round trip: the responder
-// ignores a READ asked again before it sent it, so an early expiry costs a
-// request frame, not a resend)
-wire scan_ar = AR_BASE_CYCLES != 0 && ar_lvl_ram[scan_q] != 4'd15 && scan_ar_tmo < scan_qp_tmo;
+// (not while READs or atomics are outstanding: their responses may queue at
+// the responder behind other QPs' READ responses for longer than any round
+// trip, and a READ asked again while its responses are on their way is
+// answered in full again; a lost response shows as a gap in the ones after
+// it, and a restarted stream without its first response is asked for again)
+wire scan_ar = AR_BASE_CYCLES != 0 && ar_lvl_ram[scan_q] != 4'd15 && scan_ar_tmo < scan_qp_tmo &&
+               r_rd_issued == rd_retired_ram[scan_q];
 // (not once the send side failed: nothing is resent then)
 wire scan_outstanding = r_sq_next != ack_wqe_ram[scan_q] ||
                         (r_sent_psn != una_ram[scan_q] && !r_tx_err && !req_err[scan_q]);

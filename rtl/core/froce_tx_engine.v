@@ -140,6 +140,7 @@ module froce_tx_engine #(
     output wire [15:0]                  r_sq_next,
     output wire [23:0]                  r_sent_psn,     // the PSN after the newest request packet sent
     output wire                         r_tx_err,       // the send side stopped on an error of its own
+    output wire [15:0]                  r_rd_issued,    // READ/atomic WQEs sent (mod 2^16)
 
     /* In-flight table: read (asynchronous) and write */
     output wire [QW+OW-1:0]             if_raddr,
@@ -247,6 +248,7 @@ end
 assign r_sq_next = sq_next_ram[r_qpn];
 assign r_sent_psn = sent_ram[r_qpn];
 assign r_tx_err = tx_err[r_qpn];
+assign r_rd_issued = rd_issued_ram[r_qpn];
 assign x_qpn = q_reg;
 assign if_raddr = {q_reg, x_ack_wqe[OW-1:0]};
 wire [23:0] oldest_first_psn = if_rdata[`FROCE_INFLIGHT_FIRST_PSN_LSB +: 24];
