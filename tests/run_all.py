@@ -104,8 +104,7 @@ CHECKS = [
                                         "--mtu", "1024", "--drop", "0.03", "--page-shift", "21", "--seed", "43")),
     # READs of several QPs on a wire that drops, reorders and duplicates:
     # reordered and copied go-back-N resends must not void each other's jobs
-    # (these ran at 0.14 Gb/s or not at all before; now 4.3 and 8.1 Gb/s in
-    # 1.4 M and 2.0 M cycles)
+    # (these ran at 0.14 Gb/s or not at all before; now 4.2 and 7.3 Gb/s)
     ("cosim-read-2qps-mtu256-3pct-faults", perf("read", "--size", "65537", "--iters", "20", "--mtu", "256",
                                                 "--qps", "2", "--depth", "16", "--page-shift", "21",
                                                 "--drop", "0.03", "--reorder", "0.03", "--dup", "0.03",
