@@ -37,82 +37,11 @@ export PYTHONDONTWRITEBYTECODE=1
 export MAC10G_SEED="${MAC10G_SEED:-1}"
 PY="$VENV/bin/python"
 
-passed=0
-failed=0
 SOURCES=(rtl/eth/froce_eth_mac_10g.v rtl/eth/froce_eth_mac_10g_tx.v rtl/eth/froce_eth_mac_10g_rx.v
          rtl/eth/froce_eth_rx_fifo.v rtl/crc/froce_crc32_step.v rtl/common/froce_fifo.v
          rtl/common/froce_frame_fifo.v)
 
-ok() { passed=$((passed + 1)); printf 'ok    %s\n' "$1"; }
-bad() {
-    failed=$((failed + 1))
-    printf 'FAIL  %s\n' "$1"
-    [[ -n ${2:-} && -f $2 ]] && tail -n 30 "$2" | sed 's/^/      /'
-}
-section() { printf '\n== %s\n' "$*"; }
-
-# check NAME CMD...: passes when CMD exits 0 and prints nothing
-check_quiet() {
-    local name=$1 log="$LOGS/$1.log"
-    shift
-    if (cd "$ROOT" && "$@") >"$log" 2>&1 && [[ ! -s $log ]]; then ok "$name"; else bad "$name" "$log"; fi
-}
-
-# cocotb RUN_NAME [make variables...]: runs tb_mac10g in build/eth/mac10g/RUN_NAME
-# and prints/counts one line per test from results.xml. Returns the number
-# of failed tests (the caller decides whether that is good).
-cocotb_run() {
-    local run=$1
-    shift
-    local dir="$BUILD/$run" log="$LOGS/$run.log"
-    mkdir -p "$dir"
-    rm -f "$dir/results.xml"
-    (cd "$dir" && make -f "$TB/Makefile" "$@") >"$log" 2>&1
-    if [[ ! -f $dir/results.xml ]]; then
-        echo "no results.xml"
-        return 255
-    fi
-    "$PY" - "$dir/results.xml" <<'EOF'
-import sys
-import xml.etree.ElementTree as ET
-bad = 0
-for tc in ET.parse(sys.argv[1]).getroot().iter("testcase"):
-    failed = tc.find("failure") is not None or tc.find("error") is not None
-    bad += failed
-    print(("FAILED " if failed else "passed ") + tc.get("name"))
-sys.exit(min(bad, 254))
-EOF
-}
-
-# expects every test of the run to pass
-cocotb_pass() {
-    local run=$1 out status line
-    out=$(cocotb_run "$@")
-    status=$?
-    while IFS= read -r line; do
-        case $line in
-            "passed "*) ok "$run: ${line#passed }" ;;
-            "FAILED "*) bad "$run: ${line#FAILED }" ;;
-        esac
-    done <<<"$out"
-    if [[ $status -eq 255 ]]; then bad "$run: simulation did not run" "$LOGS/$run.log"; fi
-    if [[ $status -ne 0 && $status -ne 255 ]]; then
-        grep -E "Error|assert|Traceback" "$LOGS/$run.log" | head -n 20 | sed 's/^/      /'
-    fi
-}
-
-# expects every test of the run to fail (a negative control or a mutant)
-cocotb_fail() {
-    local run=$1 out status n
-    out=$(cocotb_run "$@")
-    status=$?
-    n=$(grep -c '^' <<<"$out")
-    if [[ $status -ne 255 && $status -eq $n && $n -gt 0 ]]; then
-        ok "$run: all $n test(s) failed, as they must"
-    else
-        bad "$run: expected every test to fail, got: $(tr '\n' ';' <<<"$out")" "$LOGS/$run.log"
-    fi
-}
+source "$ROOT/tests/lib/checks.sh"
 
 section "1. lint"
 VL=(verilator --lint-only -Wall -Irtl/crc -y rtl/eth -y rtl/crc -y rtl/common)
@@ -192,5 +121,4 @@ open(p, "w").write(s.replace(os.environ["FROM"], os.environ["TO"], 1))' "$dir/$f
 fi
 
 echo
-echo "$passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

@@ -40,30 +40,12 @@ export CDC_SEED="${CDC_SEED:-1}"
 PY="$VENV/bin/python"
 T0=$SECONDS
 
-passed=0
-failed=0
 TOPS=(froce_sync_reset froce_sync_bit froce_async_fifo froce_async_frame_fifo froce_axi_cdc froce_axil_cdc)
 
-ok() { passed=$((passed + 1)); printf 'ok    %s\n' "$1"; }
-bad() {
-    failed=$((failed + 1))
-    printf 'FAIL  %s\n' "$1"
-    [[ -n ${2:-} && -f $2 ]] && tail -n 30 "$2" | sed 's/^/      /'
-}
-section() { printf '\n== %s\n' "$*"; }
+source "$ROOT/tests/lib/checks.sh"
 
-# check_quiet NAME CMD...: passes when CMD exits 0 and prints nothing
-check_quiet() {
-    local name=$1 log="$LOGS/$1.log"
-    shift
-    if (cd "$ROOT" && "$@") >"$log" 2>&1 && [[ ! -s $log ]]; then ok "$name"; else bad "$name" "$log"; fi
-}
-
-# cocotb_run RUN_NAME TOPLEVEL MODULE [cdc_run.py options...]: builds and runs one
-# top in build/fpga_common/cdc/RUN_NAME (cdc_run.py: cocotb's Python runner; the
-# Makefile does the same by hand) and prints one line per test from results.xml
-# ("passed", "FAILED", "skipped"). Returns the number of failed tests (the
-# caller decides whether that is good), 255 when the simulation gave no results.
+# cocotb_run RUN_NAME TOPLEVEL MODULE [cdc_run.py options...]: cocotb's Python
+# runner (cdc_run.py; the Makefile does the same by hand) in build/fpga_common/cdc/RUN_NAME
 cocotb_run() {
     local run=$1
     shift
@@ -72,53 +54,7 @@ cocotb_run() {
     rm -f "$dir/results.xml"
     timeout 600 "$PY" "$TB/cdc_run.py" "$dir" "$@" >"$log" 2>&1
     [[ -f $dir/sim.log ]] && cat "$dir/sim.log" >>"$log"
-    if [[ ! -f $dir/results.xml ]]; then
-        echo "no results.xml"
-        return 255
-    fi
-    "$PY" - "$dir/results.xml" <<'PYEOF'
-import sys
-import xml.etree.ElementTree as ET
-bad = 0
-for tc in ET.parse(sys.argv[1]).getroot().iter("testcase"):
-    if tc.find("skipped") is not None:
-        print("skipped " + tc.get("name"))
-        continue
-    failed = tc.find("failure") is not None or tc.find("error") is not None
-    bad += failed
-    print(("FAILED " if failed else "passed ") + tc.get("name"))
-sys.exit(min(bad, 254))
-PYEOF
-}
-
-# expects every test of the run to pass
-cocotb_pass() {
-    local run=$1 out status line
-    out=$(cocotb_run "$@")
-    status=$?
-    while IFS= read -r line; do
-        case $line in
-            "passed "*) ok "$run: ${line#passed }" ;;
-            "FAILED "*) bad "$run: ${line#FAILED }" ;;
-        esac
-    done <<<"$out"
-    if [[ $status -eq 255 ]]; then bad "$run: simulation did not run" "$LOGS/$run.log"; fi
-    if [[ $status -ne 0 && $status -ne 255 ]]; then
-        grep -E "Error|assert" "$LOGS/$run.log" | head -n 20 | sed 's/^/      /'
-    fi
-}
-
-# expects every test of the run to fail (a negative control or a mutant)
-cocotb_fail() {
-    local run=$1 out status n
-    out=$(cocotb_run "$@")
-    status=$?
-    n=$(grep -c -E '^(passed|FAILED) ' <<<"$out")
-    if [[ $status -ne 255 && $status -eq $n && $n -gt 0 ]]; then
-        ok "$run: all $n test(s) failed, as they must"
-    else
-        bad "$run: expected every test to fail, got: $(tr '\n' ';' <<<"$out")" "$LOGS/$run.log"
-    fi
+    cocotb_results "$dir"
 }
 
 section "1. lint"
@@ -218,5 +154,4 @@ fi
 
 echo
 echo "run.sh: $((SECONDS - T0)) s"
-echo "$passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary
