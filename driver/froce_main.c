@@ -92,6 +92,17 @@ static int froce_wait_ready(struct froce_dev *fdev)
 	return -EIO;
 }
 
+/*
+ * DEV_CTRL.RESET: the device finishes the DMA it started, drops every
+ * context, restarts its firmware and comes back READY (the MSI-X table
+ * stays). READY reads 0 from the first read after the write.
+ */
+static int froce_reset_device(struct froce_dev *fdev)
+{
+	froce_wr32(fdev, FROCE_REG_DEV_CTRL, FROCE_REG_DEV_CTRL_RESET_MASK);
+	return froce_wait_ready(fdev);
+}
+
 static int froce_map_bars(struct froce_dev *fdev)
 {
 	struct pci_dev *pdev = fdev->pdev;
@@ -239,7 +250,10 @@ static int froce_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	if (err)
 		goto err_unmap;
 	fdev->hw_caps = froce_rd32(fdev, FROCE_REG_CAPS);
+	/* whatever an earlier driver instance left behind goes */
 	err = froce_wait_ready(fdev);
+	if (!err)
+		err = froce_reset_device(fdev);
 	if (err)
 		goto err_unmap;
 
@@ -297,6 +311,9 @@ static void froce_remove(struct pci_dev *pdev)
 	froce_ib_remove(fdev);
 	froce_netdev_remove(fdev);
 	froce_cmdq_use_events(fdev, false);
+	/* no DMA into EQ 0 and the command block once they are freed */
+	if (froce_reset_device(fdev))
+		dev_warn(&pdev->dev, "device reset at remove failed\n");
 	froce_eq0_destroy(fdev);
 	pci_free_irq_vectors(pdev);
 	froce_cmdq_destroy(fdev);

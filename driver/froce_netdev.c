@@ -117,6 +117,7 @@ static const char * const froce_icnt_names[] = {
 	[FROCE_ICNT_QKEY_DROPPED] = "icnt_qkey_dropped",
 	[FROCE_ICNT_ASYNC_LOST] = "icnt_async_lost",
 	[FROCE_ICNT_ADP_RETRANS] = "icnt_adp_retrans",
+	[FROCE_ICNT_RX_FILTERED] = "icnt_rx_filtered",
 };
 
 #define FROCE_ND_NUM_STATS \

@@ -25,7 +25,7 @@
 /* MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register */
 #define FROCE_HW_VERSION				0x00010000
 /* CRC-32 of the spec without doc strings */
-#define FROCE_HW_SPEC_HASH				0x3A0EBF19
+#define FROCE_HW_SPEC_HASH				0x86C6D6D0
 #define FROCE_PCI_VENDOR_ID				0x1234
 #define FROCE_PCI_DEVICE_ID				0xF0CE
 #define FROCE_PCI_CLASS_CODE				0x020000
@@ -171,8 +171,14 @@
  * roce_adp_retrans)
  */
 #define FROCE_ICNT_ADP_RETRANS				6
+/*
+ * internal counter: received frames dropped by the port's filter (SET_PORT):
+ * RoCE for another MAC, netdev frames for another MAC without promiscuous /
+ * all-multicast, or longer than the MTU allows
+ */
+#define FROCE_ICNT_RX_FILTERED				7
 /* internal counters implemented */
-#define FROCE_ICNT_NUM					7
+#define FROCE_ICNT_NUM					8
 /* bytes of the control-bus address space of froce_core */
 #define FROCE_CTL_SPAN					0x2000000
 /* QP number of the GSI QP (QP1); QPN 0 is never used on RoCE */

@@ -14,9 +14,10 @@
  *                (parameters), UAR_INFO, IRQ_INFO (parameters); FW_VERSION
  *                from the fw_version input (0 until there is firmware)
  *   CTRL         SCRATCH (rw); DEV_STATUS {READY, FATAL, LINK_UP},
- *                FATAL_SYNDROME, LINK_STATUS, HEARTBEAT from inputs (froce_core
- *                ties them: no firmware, no MAC status yet); DEV_CTRL.RESET is
- *                accepted and ignored (no function-level reset yet)
+ *                FATAL_SYNDROME, LINK_STATUS, HEARTBEAT from inputs;
+ *                DEV_CTRL (w1s): RESET pulses dev_reset_req (froce_core runs
+ *                the reset, froce_dev_reset, and drives dev_reset, which
+ *                clears SCRATCH, CMD, EQ and NETDEV registers here)
  *   EQ           EQ0_ADDR_LO/HI, EQ0_CFG (rw, to the event engine; a write of
  *                EQ0_CFG pulses eq0_cfg_we), EQ_DOORBELL (wo: to the event
  *                engine; the write's B response waits until it is taken)
@@ -30,9 +31,10 @@
  *   ICOUNTERS    internal counter i (FROCE_ICNT_*, icnt_flat) at
  *                ICOUNTERS_BASE + 8 i, read like COUNTERS (same latch)
  *   MSIX_TABLE   NUM_VECTORS entries of 16 bytes: address low/high, data
- *                (stored, read back; the port m_msix_* carries only the
- *                vector, the PCIe bridge forms the message) and vector control
- *                (bit 0 = mask, 1 after reset as PCIe requires; msix_mask)
+ *                (stored, read back, and read combinationally on two ports,
+ *                msix_req_* and msix_tbl_*, for the MSI-X emitter of a board)
+ *                and vector control (bit 0 = mask, 1 after reset as PCIe
+ *                requires; msix_mask)
  *   MSIX_PBA     dword 0: msix_pending (vectors 0..31), the rest 0
  *   NETDEV       NTX_/NRX_ ADDR_LO/HI, CFG {LOG_SIZE, ENABLE} (rw; a CFG
  *                write pulses n?x_cfg_we, and with ENABLE = 0 it zeroes PI),
@@ -57,6 +59,11 @@ module froce_bar0 #(
 ) (
     input  wire                     clk,
     input  wire                     rst,
+    /* device reset (froce_dev_reset): dev_reset_req pulses on a DEV_CTRL
+     * write with RESET = 1; dev_reset clears the device registers, not the
+     * AXI handshakes, the MSI-X table or its masks */
+    input  wire                     dev_reset,
+    output reg                      dev_reset_req,
 
     input  wire [ADDR_W-1:0]        s_axil_awaddr,
     input  wire                     s_axil_awvalid,
@@ -124,7 +131,14 @@ module froce_bar0 #(
     input  wire [CNT_BITS-1:0]      cnt_flat,
     input  wire [ICNT_BITS-1:0]     icnt_flat,
     output reg  [NUM_VECTORS-1:0]   msix_mask,
-    input  wire [NUM_VECTORS-1:0]   msix_pending
+    input  wire [NUM_VECTORS-1:0]   msix_pending,
+    /* MSI-X table read ports: the entry (address, data) of a vector */
+    input  wire [4:0]               msix_req_vector,
+    output wire [63:0]              msix_req_addr,
+    output wire [31:0]              msix_req_data,
+    input  wire [4:0]               msix_tbl_vector,
+    output wire [63:0]              msix_tbl_addr,
+    output wire [31:0]              msix_tbl_data
 );
 
 initial begin
@@ -182,6 +196,7 @@ always @(posedge clk) begin
     nrx_cfg_we <= 1'b0;
     nd_arm <= 1'b0;
     mbox_db_valid <= 1'b0;
+    dev_reset_req <= 1'b0;
     if (m_eqdb_valid && m_eqdb_ready)
         m_eqdb_valid <= 1'b0;
     if (s_axil_bvalid && s_axil_bready)
@@ -190,6 +205,7 @@ always @(posedge clk) begin
         s_axil_bvalid <= 1'b1;
         case (wa)
         `FROCE_REG_SCRATCH: scratch <= s_axil_wdata;
+        `FROCE_REG_DEV_CTRL: dev_reset_req <= s_axil_wdata[`FROCE_REG_DEV_CTRL_RESET_SHIFT];
         `FROCE_REG_CMD_ADDR_LO: cmd_addr[31:0] <= s_axil_wdata;
         `FROCE_REG_CMD_ADDR_HI: cmd_addr[63:32] <= s_axil_wdata;
         `FROCE_REG_CMD_DOORBELL: begin
@@ -239,6 +255,10 @@ always @(posedge clk) begin
     end
     if (rst) begin
         s_axil_bvalid <= 1'b0;
+        dev_reset_req <= 1'b0;
+        msix_mask <= {NUM_VECTORS{1'b1}};
+    end
+    if (rst || dev_reset) begin
         m_eqdb_valid <= 1'b0;
         eq0_cfg_we <= 1'b0;
         scratch <= 32'd0;
@@ -259,7 +279,6 @@ always @(posedge clk) begin
         nrx_cfg_we <= 1'b0;
         nd_vector <= 5'd0;
         nd_arm <= 1'b0;
-        msix_mask <= {NUM_VECTORS{1'b1}};
     end
 end
 
@@ -267,6 +286,14 @@ end
 always @(posedge clk)
     if (w_go && w_tab && w_tab_off[3:2] != 2'd3)
         msix_tab[{w_vec, w_tab_off[3:2]}] <= s_axil_wdata;
+
+// entry read ports; a vector >= NUM_VECTORS reads entry 0 (never requested)
+wire [VW-1:0] req_vec = {27'd0, msix_req_vector} < NUM_VECTORS ? msix_req_vector[VW-1:0] : {VW{1'b0}};
+wire [VW-1:0] tbl_vec = {27'd0, msix_tbl_vector} < NUM_VECTORS ? msix_tbl_vector[VW-1:0] : {VW{1'b0}};
+assign msix_req_addr = {msix_tab[{req_vec, 2'd1}], msix_tab[{req_vec, 2'd0}]};
+assign msix_req_data = msix_tab[{req_vec, 2'd2}];
+assign msix_tbl_addr = {msix_tab[{tbl_vec, 2'd1}], msix_tab[{tbl_vec, 2'd0}]};
+assign msix_tbl_data = msix_tab[{tbl_vec, 2'd2}];
 
 // ---- reads: one at a time, data one cycle after the address ----
 wire [ADDR_W-1:0] ra = {s_axil_araddr[ADDR_W-1:2], 2'b00};

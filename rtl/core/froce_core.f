@@ -3,6 +3,7 @@ rtl/common/froce_axis_pack.v
 rtl/common/froce_axis_prepend.v
 rtl/common/froce_axis_split.v
 rtl/common/froce_frame_fifo.v
+rtl/common/froce_axil_wr_guard.v
 rtl/crc/froce_crc32_step.v
 rtl/roce/froce_opcode_info.v
 rtl/roce/froce_icrc_mask.v
@@ -12,6 +13,7 @@ rtl/roce/froce_tx_builder.v
 rtl/dma/froce_dma_rd.v
 rtl/dma/froce_dma_wr.v
 rtl/dma/froce_axi_mux.v
+rtl/dma/froce_axi_quiesce.v
 rtl/mem/froce_mr_xlate.v
 rtl/core/froce_doorbell.v
 rtl/core/froce_cq_engine.v
@@ -20,6 +22,7 @@ rtl/core/froce_bar0.v
 rtl/core/froce_tx_engine.v
 rtl/core/froce_rx_engine.v
 rtl/core/froce_netdev.v
+rtl/core/froce_dev_reset.v
 rtl/cpu/froce_cpu.v
 rtl/cpu/froce_cpu_ram.v
 rtl/fw/froce_fw_dma.v

@@ -122,10 +122,25 @@ module froce_core #(
     input  wire                         m_eth_tx_tready,
     output wire                         m_eth_tx_tlast,
 
-    /* MSI-X requests to the PCIe bridge */
+    /* MSI-X requests to the PCIe bridge: the vector and its MSI-X table
+     * entry (combinational from BAR0's table, so always the entry as it is
+     * now), held until taken */
     output wire [4:0]                   m_msix_vector,
+    output wire [63:0]                  m_msix_addr,
+    output wire [31:0]                  m_msix_data,
     output wire                         m_msix_valid,
-    input  wire                         m_msix_ready
+    input  wire                         m_msix_ready,
+
+    /* For an MSI-X emitter on a board (fpga/common/rtl/froce_msix_emitter.v):
+     * a combinational table read port, the vector mask bits, and the
+     * emitter's own pending bits, which BAR0's MSIX_PBA reports ORed with
+     * the core's so that software reads one PBA. Tie msix_pba_ext to 0 when
+     * the bridge forms the message from m_msix_vector. */
+    input  wire [4:0]                   msix_tbl_vector,
+    output wire [63:0]                  msix_tbl_addr,
+    output wire [31:0]                  msix_tbl_data,
+    output wire [NUM_VECTORS-1:0]       msix_vec_mask,
+    input  wire [NUM_VECTORS-1:0]       msix_pba_ext
 
 );
 
@@ -180,6 +195,31 @@ localparam [31:0] A_ICNT_B = `FROCE_CTL_ICNT_BASE >> 2;
 localparam [22:0] A_ICNT = A_ICNT_B[22:0];
 localparam EQW = $clog2(NUM_EQS);
 localparam EQC_BITS = `FROCE_EQC_SIZE * 8;
+
+// ---------------------------------------------------------------------------
+// Device reset (BAR0 DEV_CTRL.RESET): crst resets the engines, the firmware
+// and the counters; BAR0's MSI-X table and masks and the host ports' own
+// handshakes stay (froce_dev_reset, froce_axi_quiesce, froce_axil_wr_guard)
+// ---------------------------------------------------------------------------
+
+wire dev_reset_req, dev_reset_busy, dev_rst;
+wire crst = rst || dev_rst;
+wire etx_tvalid, etx_tready, erx_tvalid, erx_tready;
+wire etx_gate, erx_drop;
+wire dma_busy;     // froce_axi_quiesce, below
+
+froce_dev_reset dev_reset (
+    .clk(clk), .rst(rst), .req(dev_reset_req), .busy(dev_reset_busy), .dev_rst(dev_rst),
+    .dma_busy(dma_busy),
+    .tx_fire(m_eth_tx_tvalid && m_eth_tx_tready), .tx_last(m_eth_tx_tlast), .tx_gate(etx_gate),
+    .rx_fire(s_eth_rx_tvalid && s_eth_rx_tready), .rx_last(s_eth_rx_tlast), .rx_drop(erx_drop)
+);
+// no frame starts while a reset waits or runs; frames arriving meanwhile
+// (and the rest of one cut by it) are taken and dropped
+assign m_eth_tx_tvalid = etx_tvalid && !etx_gate;
+assign etx_tready = m_eth_tx_tready && !etx_gate;
+assign erx_tvalid = s_eth_rx_tvalid && !erx_drop;
+assign s_eth_rx_tready = erx_drop || erx_tready;
 
 initial begin
     if (`FROCE_CTL_MRT_BASE != 0 || `FROCE_MRT_CTL_SPAN != `FROCE_CTL_QPC_BASE ||
@@ -276,7 +316,7 @@ always @(posedge clk) begin
         rd_pending <= 1'b1;
     else if (mrt_rvalid)
         rd_pending <= 1'b0;
-    if (rst) begin
+    if (crst) begin
         rd_pending <= 1'b0;
         own_rvalid <= 1'b0;
     end
@@ -294,12 +334,32 @@ wire [3:0] cq_arm_sn;
 wire [31:0] db_accepted, db_rejected, db_malformed;
 wire db_init_busy;
 
-froce_doorbell #(.NUM_QPS(NUM_QPS), .NUM_CQS(NUM_CQS), .NUM_UARS(NUM_UARS)) doorbell (
-    .clk(clk), .rst(rst),
+// BAR2 writes the doorbell unit took and lost in a device reset still get
+// their B response
+wire [DB_ADDR_W-1:0] gdb_awaddr;
+wire [63:0] gdb_wdata;
+wire [7:0] gdb_wstrb;
+wire [1:0] gdb_bresp;
+wire gdb_awvalid, gdb_awready, gdb_wvalid, gdb_wready, gdb_bvalid, gdb_bready;
+
+froce_axil_wr_guard #(.ADDR_WIDTH(DB_ADDR_W), .DATA_WIDTH(64)) db_guard (
+    .clk(clk), .rst(rst), .hold(dev_rst),
     .s_axil_awaddr(s_axil_db_awaddr), .s_axil_awvalid(s_axil_db_awvalid), .s_axil_awready(s_axil_db_awready),
     .s_axil_wdata(s_axil_db_wdata), .s_axil_wstrb(s_axil_db_wstrb), .s_axil_wvalid(s_axil_db_wvalid),
     .s_axil_wready(s_axil_db_wready), .s_axil_bresp(s_axil_db_bresp), .s_axil_bvalid(s_axil_db_bvalid),
     .s_axil_bready(s_axil_db_bready),
+    .m_axil_awaddr(gdb_awaddr), .m_axil_awvalid(gdb_awvalid), .m_axil_awready(gdb_awready),
+    .m_axil_wdata(gdb_wdata), .m_axil_wstrb(gdb_wstrb), .m_axil_wvalid(gdb_wvalid),
+    .m_axil_wready(gdb_wready), .m_axil_bresp(gdb_bresp), .m_axil_bvalid(gdb_bvalid),
+    .m_axil_bready(gdb_bready)
+);
+
+froce_doorbell #(.NUM_QPS(NUM_QPS), .NUM_CQS(NUM_CQS), .NUM_UARS(NUM_UARS)) doorbell (
+    .clk(clk), .rst(crst),
+    .s_axil_awaddr(gdb_awaddr), .s_axil_awvalid(gdb_awvalid), .s_axil_awready(gdb_awready),
+    .s_axil_wdata(gdb_wdata), .s_axil_wstrb(gdb_wstrb), .s_axil_wvalid(gdb_wvalid),
+    .s_axil_wready(gdb_wready), .s_axil_bresp(gdb_bresp), .s_axil_bvalid(gdb_bvalid),
+    .s_axil_bready(gdb_bready),
     .bind_qp_valid(qpc_commit), .bind_qp_qpn({{(24 - QW){1'b0}}, qpc_idx}),
     .bind_qp_uar(commit_data[`FROCE_QPC_UAR_LSB +: 16]),
     .bind_cq_valid(cqc_commit), .bind_cq_cqn({{(24 - CQW){1'b0}}, cqc_idx}),
@@ -330,7 +390,7 @@ wire unused_tseg_tag;
 wire tx_xl_busy;
 
 froce_mr_xlate #(.NUM_MRS(NUM_MRS), .NUM_MTT(NUM_MTT), .TAG_W(1)) xlate_tx (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .ctl_valid(ctl_valid && sel_mrt && !rd_pending && mrt_rx_ready), .ctl_ready(mrt_tx_ready),
     .ctl_write(ctl_write), .ctl_addr(ctl_addr[21:0]), .ctl_wdata(ctl_wdata),
     .ctl_rdata(mrt_rdata), .ctl_rvalid(mrt_rvalid),
@@ -363,7 +423,7 @@ assign rxl_ready = xl_req_ready;
 assign cxl_ready = xl_req_ready && !rxl_valid;
 
 froce_mr_xlate #(.NUM_MRS(NUM_MRS), .NUM_MTT(NUM_MTT), .TAG_W(1)) xlate_rx (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .ctl_valid(ctl_valid && ctl_write && sel_mrt && !rd_pending && mrt_tx_ready), .ctl_ready(mrt_rx_ready),
     .ctl_write(1'b1), .ctl_addr(ctl_addr[21:0]), .ctl_wdata(ctl_wdata),
     .ctl_rdata(unused_mrt_rx_rdata), .ctl_rvalid(unused_mrt_rx_rvalid),
@@ -429,7 +489,7 @@ wire [3*DATA_WIDTH-1:0] w_data; wire [3*W-1:0] w_strb; wire [2:0] w_last, w_vali
 wire [3*S_ID-1:0] b_id; wire [3*2-1:0] b_resp; wire [2:0] b_valid, b_ready;
 
 froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(3), .AXI_ID_WIDTH(S_ID)) dma_rd_tx (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .s_rd_desc_addr(trd_desc_addr), .s_rd_desc_len(trd_desc_len), .s_rd_desc_tag(trd_desc_tag),
     .s_rd_desc_valid(trd_desc_valid), .s_rd_desc_ready(trd_desc_ready),
     .m_rd_status_tag(unused_trd_st_tag), .m_rd_status_error(trd_st_err), .m_rd_status_valid(trd_st_valid),
@@ -445,7 +505,7 @@ froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(3), .AXI_ID_WIDTH(S_ID)) dma_
 );
 
 froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_rd_rx (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .s_rd_desc_addr(rrd_desc_addr), .s_rd_desc_len(rrd_desc_len), .s_rd_desc_tag(1'b0),
     .s_rd_desc_valid(rrd_desc_valid), .s_rd_desc_ready(rrd_desc_ready),
     .m_rd_status_tag(unused_rrd_st_tag), .m_rd_status_error(rrd_st_err), .m_rd_status_valid(rrd_st_valid),
@@ -461,7 +521,7 @@ froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_
 );
 
 froce_dma_wr #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(2), .AXI_ID_WIDTH(S_ID)) dma_wr (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .s_wr_desc_addr(wr_desc_addr), .s_wr_desc_len(wr_desc_len), .s_wr_desc_tag(wr_desc_tag),
     .s_wr_desc_valid(wr_desc_valid), .s_wr_desc_ready(wr_desc_ready),
     .s_wr_axis_tdata(wr_tdata), .s_wr_axis_tkeep({W{1'b1}}), .s_wr_axis_tvalid(wr_tvalid),
@@ -497,7 +557,7 @@ wire [3:0] nwr_st_err;
 wire nwr_st_valid;
 
 froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_rd_nd (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .s_rd_desc_addr(nrd_desc_addr), .s_rd_desc_len(nrd_desc_len), .s_rd_desc_tag(1'b0),
     .s_rd_desc_valid(nrd_desc_valid), .s_rd_desc_ready(nrd_desc_ready),
     .m_rd_status_tag(unused_nrd_st_tag), .m_rd_status_error(nrd_st_err), .m_rd_status_valid(nrd_st_valid),
@@ -513,7 +573,7 @@ froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_
 );
 
 froce_dma_wr #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_wr_nd (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .s_wr_desc_addr(nwr_desc_addr), .s_wr_desc_len(nwr_desc_len), .s_wr_desc_tag(1'b0),
     .s_wr_desc_valid(nwr_desc_valid), .s_wr_desc_ready(nwr_desc_ready),
     .s_wr_axis_tdata(nwr_tdata), .s_wr_axis_tkeep({W{1'b1}}), .s_wr_axis_tvalid(nwr_tvalid),
@@ -529,8 +589,21 @@ froce_dma_wr #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_
     .m_axi_bid(b_id[S_ID +: S_ID]), .m_axi_bresp(b_resp[2 +: 2]), .m_axi_bvalid(b_valid[1]), .m_axi_bready(b_ready[1])
 );
 
+// the interconnect's port, and the quiesce that completes its transactions
+// through a device reset
+wire [AXI_ID_WIDTH-1:0] q_awid, q_bid, q_arid, q_rid;
+wire [63:0] q_awaddr, q_araddr;
+wire [7:0] q_awlen, q_arlen;
+wire [2:0] q_awsize, q_arsize, q_awprot, q_arprot;
+wire [1:0] q_awburst, q_arburst, q_bresp, q_rresp;
+wire [3:0] q_awcache, q_arcache;
+wire q_awlock, q_arlock, q_awvalid, q_awready, q_wlast, q_wvalid, q_wready, q_bvalid, q_bready;
+wire q_arvalid, q_arready, q_rlast, q_rvalid, q_rready;
+wire [DATA_WIDTH-1:0] q_wdata, q_rdata;
+wire [DATA_WIDTH/8-1:0] q_wstrb;
+
 froce_axi_mux #(.DATA_WIDTH(DATA_WIDTH), .N_RD(4), .N_WR(3), .S_ID_WIDTH(S_ID), .M_ID_WIDTH(AXI_ID_WIDTH)) axi_mux (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .s_axi_arid(ar_id), .s_axi_araddr(ar_addr), .s_axi_arlen(ar_len), .s_axi_arsize(ar_size),
     .s_axi_arburst(ar_burst), .s_axi_arlock(ar_lock), .s_axi_arcache(ar_cache), .s_axi_arprot(ar_prot),
     .s_axi_arvalid(ar_valid), .s_axi_arready(ar_ready),
@@ -542,17 +615,91 @@ froce_axi_mux #(.DATA_WIDTH(DATA_WIDTH), .N_RD(4), .N_WR(3), .S_ID_WIDTH(S_ID), 
     .s_axi_wdata(w_data), .s_axi_wstrb(w_strb), .s_axi_wlast(w_last), .s_axi_wvalid(w_valid),
     .s_axi_wready(w_ready),
     .s_axi_bid(b_id), .s_axi_bresp(b_resp), .s_axi_bvalid(b_valid), .s_axi_bready(b_ready),
-    .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
-    .m_axi_arburst(m_axi_arburst), .m_axi_arlock(m_axi_arlock), .m_axi_arcache(m_axi_arcache),
-    .m_axi_arprot(m_axi_arprot), .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready),
-    .m_axi_rid(m_axi_rid), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
-    .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
-    .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
-    .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock), .m_axi_awcache(m_axi_awcache),
-    .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),
-    .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast), .m_axi_wvalid(m_axi_wvalid),
+    .m_axi_arid(q_arid), .m_axi_araddr(q_araddr), .m_axi_arlen(q_arlen), .m_axi_arsize(q_arsize),
+    .m_axi_arburst(q_arburst), .m_axi_arlock(q_arlock), .m_axi_arcache(q_arcache),
+    .m_axi_arprot(q_arprot), .m_axi_arvalid(q_arvalid), .m_axi_arready(q_arready),
+    .m_axi_rid(q_rid), .m_axi_rdata(q_rdata), .m_axi_rresp(q_rresp), .m_axi_rlast(q_rlast),
+    .m_axi_rvalid(q_rvalid), .m_axi_rready(q_rready),
+    .m_axi_awid(q_awid), .m_axi_awaddr(q_awaddr), .m_axi_awlen(q_awlen), .m_axi_awsize(q_awsize),
+    .m_axi_awburst(q_awburst), .m_axi_awlock(q_awlock), .m_axi_awcache(q_awcache),
+    .m_axi_awprot(q_awprot), .m_axi_awvalid(q_awvalid), .m_axi_awready(q_awready),
+    .m_axi_wdata(q_wdata), .m_axi_wstrb(q_wstrb), .m_axi_wlast(q_wlast), .m_axi_wvalid(q_wvalid),
+    .m_axi_wready(q_wready),
+    .m_axi_bid(q_bid), .m_axi_bresp(q_bresp), .m_axi_bvalid(q_bvalid), .m_axi_bready(q_bready)
+);
+
+froce_axi_quiesce #(.DATA_WIDTH(DATA_WIDTH), .ID_WIDTH(AXI_ID_WIDTH)) axi_quiesce (
+    .clk(clk), .rst(rst), .drain(dev_rst), .busy(dma_busy),
+    .s_axi_awid(q_awid),
+    .s_axi_awaddr(q_awaddr),
+    .s_axi_awlen(q_awlen),
+    .s_axi_awsize(q_awsize),
+    .s_axi_awburst(q_awburst),
+    .s_axi_awlock(q_awlock),
+    .s_axi_awcache(q_awcache),
+    .s_axi_awprot(q_awprot),
+    .s_axi_awvalid(q_awvalid),
+    .s_axi_awready(q_awready),
+    .s_axi_wdata(q_wdata),
+    .s_axi_wstrb(q_wstrb),
+    .s_axi_wlast(q_wlast),
+    .s_axi_wvalid(q_wvalid),
+    .s_axi_wready(q_wready),
+    .s_axi_bid(q_bid),
+    .s_axi_bresp(q_bresp),
+    .s_axi_bvalid(q_bvalid),
+    .s_axi_bready(q_bready),
+    .s_axi_arid(q_arid),
+    .s_axi_araddr(q_araddr),
+    .s_axi_arlen(q_arlen),
+    .s_axi_arsize(q_arsize),
+    .s_axi_arburst(q_arburst),
+    .s_axi_arlock(q_arlock),
+    .s_axi_arcache(q_arcache),
+    .s_axi_arprot(q_arprot),
+    .s_axi_arvalid(q_arvalid),
+    .s_axi_arready(q_arready),
+    .s_axi_rid(q_rid),
+    .s_axi_rdata(q_rdata),
+    .s_axi_rresp(q_rresp),
+    .s_axi_rlast(q_rlast),
+    .s_axi_rvalid(q_rvalid),
+    .s_axi_rready(q_rready),
+    .m_axi_awid(m_axi_awid),
+    .m_axi_awaddr(m_axi_awaddr),
+    .m_axi_awlen(m_axi_awlen),
+    .m_axi_awsize(m_axi_awsize),
+    .m_axi_awburst(m_axi_awburst),
+    .m_axi_awlock(m_axi_awlock),
+    .m_axi_awcache(m_axi_awcache),
+    .m_axi_awprot(m_axi_awprot),
+    .m_axi_awvalid(m_axi_awvalid),
+    .m_axi_awready(m_axi_awready),
+    .m_axi_wdata(m_axi_wdata),
+    .m_axi_wstrb(m_axi_wstrb),
+    .m_axi_wlast(m_axi_wlast),
+    .m_axi_wvalid(m_axi_wvalid),
     .m_axi_wready(m_axi_wready),
-    .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready)
+    .m_axi_bid(m_axi_bid),
+    .m_axi_bresp(m_axi_bresp),
+    .m_axi_bvalid(m_axi_bvalid),
+    .m_axi_bready(m_axi_bready),
+    .m_axi_arid(m_axi_arid),
+    .m_axi_araddr(m_axi_araddr),
+    .m_axi_arlen(m_axi_arlen),
+    .m_axi_arsize(m_axi_arsize),
+    .m_axi_arburst(m_axi_arburst),
+    .m_axi_arlock(m_axi_arlock),
+    .m_axi_arcache(m_axi_arcache),
+    .m_axi_arprot(m_axi_arprot),
+    .m_axi_arvalid(m_axi_arvalid),
+    .m_axi_arready(m_axi_arready),
+    .m_axi_rid(m_axi_rid),
+    .m_axi_rdata(m_axi_rdata),
+    .m_axi_rresp(m_axi_rresp),
+    .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(m_axi_rvalid),
+    .m_axi_rready(m_axi_rready)
 );
 
 // ---------------------------------------------------------------------------
@@ -569,9 +716,9 @@ wire p_stat_valid;
 wire [3:0] p_stat_verdict;
 
 froce_rx_parser #(.DATA_WIDTH(DATA_WIDTH)) rx_parser (
-    .clk(clk), .rst(rst),
-    .s_axis_tdata(s_eth_rx_tdata), .s_axis_tkeep(s_eth_rx_tkeep), .s_axis_tvalid(s_eth_rx_tvalid),
-    .s_axis_tready(s_eth_rx_tready), .s_axis_tlast(s_eth_rx_tlast),
+    .clk(clk), .rst(crst),
+    .s_axis_tdata(s_eth_rx_tdata), .s_axis_tkeep(s_eth_rx_tkeep), .s_axis_tvalid(erx_tvalid),
+    .s_axis_tready(erx_tready), .s_axis_tlast(s_eth_rx_tlast),
     .m_hdr(p_hdr), .m_hdr_valid(p_hdr_valid), .m_hdr_ready(p_hdr_ready),
     .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid), .m_axis_tready(p_tready),
     .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
@@ -586,13 +733,19 @@ wire b_tvalid, b_tready, b_tlast;
 wire [DATA_WIDTH-1:0] net_tdata;
 wire [W-1:0] net_tkeep;
 wire net_tvalid, net_tready, net_tlast;
-wire pb_stat_valid, pb_stat_roce, pb_stat_net, pb_stat_dropped, pb_stat_overflow;
+wire pb_stat_valid, pb_stat_roce, pb_stat_net, pb_stat_dropped, pb_stat_filtered, pb_stat_overflow;
+// the port's receive filter, as the firmware set it (SET_PORT; froce_fw)
+wire [47:0] fw_port_mac;
+wire [15:0] fw_port_mtu;
+wire fw_port_promisc, fw_port_allmulti, fw_port_cfg_we;
 
 froce_rx_pkt_buffer #(.DATA_WIDTH(DATA_WIDTH)) rx_buffer (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .s_hdr(p_hdr), .s_hdr_valid(p_hdr_valid), .s_hdr_ready(p_hdr_ready),
     .s_axis_tdata(p_tdata), .s_axis_tkeep(p_tkeep), .s_axis_tvalid(p_tvalid), .s_axis_tready(p_tready),
     .s_axis_tlast(p_tlast), .s_axis_tuser(p_tuser),
+    .port_mac(fw_port_mac), .port_mtu(fw_port_mtu), .port_promisc(fw_port_promisc),
+    .port_allmulti(fw_port_allmulti),
     .m_roce_hdr(b_hdr), .m_roce_hdr_valid(b_hdr_valid), .m_roce_hdr_ready(b_hdr_ready),
     .m_roce_tdata(b_tdata), .m_roce_tkeep(b_tkeep), .m_roce_tvalid(b_tvalid), .m_roce_tready(b_tready),
     .m_roce_tlast(b_tlast),
@@ -600,7 +753,7 @@ froce_rx_pkt_buffer #(.DATA_WIDTH(DATA_WIDTH)) rx_buffer (
     .m_net_tdata(net_tdata), .m_net_tkeep(net_tkeep), .m_net_tvalid(net_tvalid),
     .m_net_tready(net_tready), .m_net_tlast(net_tlast),
     .stat_valid(pb_stat_valid), .stat_roce(pb_stat_roce), .stat_net(pb_stat_net),
-    .stat_dropped(pb_stat_dropped), .stat_overflow(pb_stat_overflow)
+    .stat_dropped(pb_stat_dropped), .stat_filtered(pb_stat_filtered), .stat_overflow(pb_stat_overflow)
 );
 
 // ---------------------------------------------------------------------------
@@ -661,7 +814,7 @@ wire resp_q_empty, resp_q_full;
 wire [4:0] unused_resp_q_count;
 
 froce_fifo #(.WIDTH(RESPQ_W), .DEPTH(16)) resp_queue (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .wr_data({rq_hdr, rq_read, rq_va, rq_rkey, rq_len, rq_pd, rq_mtu, rq_qpn, rq_epoch}),
     .wr_en(rq_valid && rq_ready),
     .rd_data({resp_hdr, resp_read, resp_va, resp_rkey, resp_len, resp_pd, resp_mtu, resp_qpn, resp_epoch}),
@@ -693,7 +846,7 @@ wire [63:0] c_req_pkts, c_resp_pkts, c_wqes, c_wqe_err;
 
 froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS), .OUTSTANDING(OUTSTANDING),
                   .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) tx_engine (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
     .qpc_load_reset(load_reset), .qpc_load_sq_psn(load_sq_psn),
     .gid_we(gid_commit), .gid_waddr(gid_idx), .gid_wdata(commit_data[GID_BITS-1:0]),
@@ -732,7 +885,7 @@ wire [DATA_WIDTH-1:0] rb_tdata;
 wire [W-1:0] rb_tkeep;
 wire rb_tvalid, rb_tready, rb_tlast;
 froce_tx_builder #(.DATA_WIDTH(DATA_WIDTH)) tx_builder (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .s_hdr(t_hdr), .s_hdr_valid(t_hdr_valid), .s_hdr_ready(t_hdr_ready),
     .s_axis_tdata(t_tdata), .s_axis_tkeep(t_tkeep), .s_axis_tvalid(t_tvalid), .s_axis_tready(t_tready),
     .s_axis_tlast(t_tlast),
@@ -760,7 +913,7 @@ wire [7:0] rx_qpev_subtype;
 
 froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTSTANDING),
                   .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) rx_engine (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
     .qpc_load_reset(load_reset), .qpc_load_rq_psn(load_rq_psn), .qpc_load_sq_psn(load_sq_psn),
     .s_db_valid(rq_db_valid), .s_db_ready(rq_db_ready), .s_db_qpn(rq_db_qpn), .s_db_pi(rq_db_pi),
@@ -813,7 +966,7 @@ wire [W-1:0] g_tkeep;
 wire g_tvalid, g_tready, g_tlast;
 
 froce_axis_prepend #(.DATA_WIDTH(DATA_WIDTH), .PRE_BYTES(40)) grh_prepend (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .active(pay_to_split), .pre_en(pay_grh), .pre_data(grh_data),
     .s_axis_tdata(b_tdata), .s_axis_tkeep(b_tkeep), .s_axis_tvalid(b_tvalid && pay_to_split),
     .s_axis_tready(split_in_ready), .s_axis_tlast(b_tlast),
@@ -822,7 +975,7 @@ froce_axis_prepend #(.DATA_WIDTH(DATA_WIDTH), .PRE_BYTES(40)) grh_prepend (
 );
 
 froce_axis_split #(.DATA_WIDTH(DATA_WIDTH), .CMD_DEPTH(16)) splitter (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .s_axis_tdata(g_tdata), .s_axis_tkeep(g_tkeep), .s_axis_tvalid(g_tvalid),
     .s_axis_tready(g_tready), .s_axis_tlast(g_tlast),
     .s_cmd_len({16'd0, scat_len}), .s_cmd_last(scat_last), .s_cmd_valid(scat_valid && scat_ready),
@@ -856,7 +1009,7 @@ assign sw_ready = wq_push_sw;
 wire wq_pop;
 
 froce_fifo #(.WIDTH(WQ_W), .DEPTH(16)) write_queue (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .wr_data(wq_push_rx ? {3'b000, scat_discard, scat_len, scat_addr, 64'd0} :
              wq_push_sw ? {4'b0100, 12'd0, sw_len, sw_addr, sw_data} :
              wq_push_cq ? {4'b0010, cq_desc_len, cq_desc_addr, 64'd0} :
@@ -903,7 +1056,7 @@ always @(posedge clk) begin
         wq_desc_sent <= 1'b1;
     if (wq_pop)
         wq_desc_sent <= 1'b0;
-    if (rst)
+    if (crst)
         wq_desc_sent <= 1'b0;
 end
 
@@ -912,7 +1065,7 @@ wire ev_valid, ev_ready;
 wire [23:0] ev_cqn;
 wire [7:0] ev_eqn;
 froce_cq_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_CQS(NUM_CQS)) cq_engine (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .cqc_we(cqc_commit), .cqc_waddr(cqc_idx), .cqc_wdata(commit_data[CQC_BITS-1:0]),
     .s0_valid(rcqe_valid), .s0_ready(rcqe_ready), .s0_cqn(rcqe_cqn), .s0_cqe(rcqe),
     .s1_valid(tcqe_valid), .s1_ready(tcqe_ready), .s1_cqn(tcqe_cqn), .s1_cqe(tcqe),
@@ -947,9 +1100,6 @@ wire [5:0] fw_eqe_eqn;
 wire [95:0] fw_eqe_dw;
 // station MAC, MTU and filter modes the firmware sets (SET_PORT): not
 // consumed yet, the parser accepts every destination MAC
-wire [47:0] fw_port_mac;
-wire [15:0] fw_port_mtu;
-wire fw_port_promisc, fw_port_allmulti, fw_port_cfg_we;
 // engine events for the firmware: the rx engine's responder-side QP errors
 // (the firmware moves the QP to ERR and posts the affiliated event on EQ 0).
 // The FIFO holds 16 and the firmware drains up to 16 per loop; an event
@@ -959,7 +1109,7 @@ reg [63:0] c_async_lost;
 always @(posedge clk) begin
     if (rx_qpev_valid && !async_ready)
         c_async_lost <= c_async_lost + 1'b1;
-    if (rst)
+    if (crst)
         c_async_lost <= 64'd0;
 end
 reg [31:0] fw_link_status;      // the BAR0 LINK_STATUS word
@@ -974,7 +1124,7 @@ froce_fw #(.RAM_ADDR_WIDTH(FW_RAM_ADDR_WIDTH), .INIT_FILE(FW_INIT_FILE), .CLK_HZ
            .NUM_QPS(NUM_QPS), .NUM_CQS(NUM_CQS), .NUM_GIDS(NUM_GIDS), .NUM_UARS(NUM_UARS),
            .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), .RD_ATOMIC_MAX(RD_ATOMIC_MAX), .MAC(MAC),
            .DATA_WIDTH(DATA_WIDTH)) fw (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .m_ctl_valid(ctl_valid), .m_ctl_ready(ctl_ready), .m_ctl_write(ctl_write), .m_ctl_addr(ctl_addr),
     .m_ctl_wdata(ctl_wdata), .m_ctl_rdata(ctl_rdata), .m_ctl_rvalid(ctl_rvalid),
     .mbox_db_valid(mbox_db_valid), .mbox_db_value(mbox_db_value), .mbox_addr(mbox_addr),
@@ -1018,7 +1168,7 @@ wire [4:0] ev_msix_vector;
 wire ev_msix_valid, ev_msix_ready;
 
 froce_event_engine #(.NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS)) event_engine (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .eqc_we(eqc_commit), .eqc_waddr(eqc_idx), .eqc_wdata(commit_data[EQC_BITS-1:0]),
     .eq0_addr(eq0_addr), .eq0_log_size(eq0_log_size), .eq0_vector(eq0_vector), .eq0_enable(eq0_enable),
     .eq0_cfg_we(eq0_cfg_we),
@@ -1046,7 +1196,7 @@ wire [4:0] nd_irq_vector;
 wire [63:0] c_nd_tx_pkts, c_nd_rx_pkts, c_nd_rx_dropped;
 
 froce_netdev #(.DATA_WIDTH(DATA_WIDTH)) netdev (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(crst),
     .ntx_addr(ntx_addr), .ntx_log(ntx_log), .ntx_en(ntx_en), .ntx_pi(ntx_pi), .ntx_cfg_we(ntx_cfg_we),
     .ntx_ci(ntx_ci),
     .nrx_addr(nrx_addr), .nrx_log(nrx_log), .nrx_en(nrx_en), .nrx_pi(nrx_pi), .nrx_cfg_we(nrx_cfg_we),
@@ -1056,8 +1206,8 @@ froce_netdev #(.DATA_WIDTH(DATA_WIDTH)) netdev (
     .s_net_tlast(net_tlast),
     .s_roce_tdata(rb_tdata), .s_roce_tkeep(rb_tkeep), .s_roce_tvalid(rb_tvalid), .s_roce_tready(rb_tready),
     .s_roce_tlast(rb_tlast),
-    .m_eth_tdata(m_eth_tx_tdata), .m_eth_tkeep(m_eth_tx_tkeep), .m_eth_tvalid(m_eth_tx_tvalid),
-    .m_eth_tready(m_eth_tx_tready), .m_eth_tlast(m_eth_tx_tlast),
+    .m_eth_tdata(m_eth_tx_tdata), .m_eth_tkeep(m_eth_tx_tkeep), .m_eth_tvalid(etx_tvalid),
+    .m_eth_tready(etx_tready), .m_eth_tlast(m_eth_tx_tlast),
     .m_rd_desc_addr(nrd_desc_addr), .m_rd_desc_len(nrd_desc_len), .m_rd_desc_valid(nrd_desc_valid),
     .m_rd_desc_ready(nrd_desc_ready),
     .s_rd_tdata(nrd_tdata), .s_rd_tkeep(nrd_tkeep), .s_rd_tvalid(nrd_tvalid), .s_rd_tready(nrd_tready),
@@ -1090,7 +1240,7 @@ always @(posedge clk) begin
     ms_sel <= ms_cur;
     if (m_msix_valid && m_msix_ready)
         ms_prio <= !ms_cur;
-    if (rst) begin
+    if (crst) begin
         ms_lock <= 1'b0;
         ms_sel <= 1'b0;
         ms_prio <= 1'b0;
@@ -1102,7 +1252,8 @@ always @* begin
     if (nd_irq_pending && nd_vec_ok)
         nd_pba[nd_irq_vector[$clog2(NUM_VECTORS > 1 ? NUM_VECTORS : 2)-1:0]] = 1'b1;
 end
-assign msix_pending = ev_msix_pending | nd_pba;
+assign msix_pending = ev_msix_pending | nd_pba | msix_pba_ext;
+assign msix_vec_mask = msix_mask;
 
 // CAPS: what the engine does end to end today: RoCE v1 (GRH) and v2 over IPv4
 // and IPv6 (froce_tx_builder / froce_rx_parser), UD QPs, atomics, the netdev rings
@@ -1112,7 +1263,7 @@ localparam [31:0] CAPS = (32'd1 << `FROCE_REG_CAPS_ROCE_V1_SHIFT) | (32'd1 << `F
 
 froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), .BUILD_ID(BUILD_ID),
              .CAPS(CAPS), .MAC(MAC)) bar0 (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(rst), .dev_reset(dev_rst), .dev_reset_req(dev_reset_req),
     .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
     .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
     .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
@@ -1121,7 +1272,7 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
     .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid),
     .s_axil_rready(s_axil_rready),
     // DEV_STATUS.FATAL is not driven yet (a firmware that fails to start prints and halts)
-    .st_ready(fw_dev_ready), .st_fatal(1'b0), .st_fatal_syndrome(32'd0), .st_link_up(link_up),
+    .st_ready(fw_dev_ready && !dev_reset_busy), .st_fatal(1'b0), .st_fatal_syndrome(32'd0), .st_link_up(link_up),
     .st_link_speed(LINK_SPEED_GBPS), .st_heartbeat(fw_heartbeat), .fw_version(fw_version),
     .mbox_db_valid(mbox_db_valid), .mbox_db_value(mbox_db_value), .mbox_addr(mbox_addr),
     .cmd_status(fw_cmd_status),
@@ -1134,7 +1285,9 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
     .nrx_addr(nrx_addr), .nrx_log(nrx_log), .nrx_en(nrx_en), .nrx_pi(nrx_pi), .nrx_cfg_we(nrx_cfg_we),
     .nrx_ci(nrx_ci),
     .nd_vector(nd_vector), .nd_arm(nd_arm),
-    .cnt_flat(cnt_flat), .icnt_flat(icnt_flat), .msix_mask(msix_mask), .msix_pending(msix_pending)
+    .cnt_flat(cnt_flat), .icnt_flat(icnt_flat), .msix_mask(msix_mask), .msix_pending(msix_pending),
+    .msix_req_vector(m_msix_vector), .msix_req_addr(m_msix_addr), .msix_req_data(m_msix_data),
+    .msix_tbl_vector(msix_tbl_vector), .msix_tbl_addr(msix_tbl_addr), .msix_tbl_data(msix_tbl_data)
 );
 
 // ---------------------------------------------------------------------------
@@ -1145,7 +1298,7 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
 // event engine's internal counters are 32 bits, zero-extended
 reg [63:0] c_tx_frames, c_tx_bytes, c_rx_frames, c_rx_bytes, c_icrc, c_ip_csum, c_bad;
 reg [31:0] c_split_err, c_dma_err, c_tx_len_err;
-reg [63:0] c_eqes64, c_msix64;
+reg [63:0] c_eqes64, c_msix64, c_rx_filtered;
 // sent: RoCE frames only (the tx_builder's side of the frame mux)
 wire [W-1:0] tx_keep = rb_tkeep;
 wire [W-1:0] rx_keep = s_eth_rx_tkeep;
@@ -1166,7 +1319,7 @@ always @(posedge clk) begin
         if (rb_tlast)
             c_tx_frames <= c_tx_frames + 1'b1;
     end
-    if (s_eth_rx_tvalid && s_eth_rx_tready) begin
+    if (erx_tvalid && erx_tready) begin
         c_rx_bytes <= c_rx_bytes + {{(63 - $clog2(W)){1'b0}}, rx_pop};
         if (s_eth_rx_tlast)
             c_rx_frames <= c_rx_frames + 1'b1;
@@ -1189,11 +1342,13 @@ always @(posedge clk) begin
         c_eqes64 <= c_eqes64 + 1'b1;
     if (m_msix_valid && m_msix_ready)
         c_msix64 <= c_msix64 + 1'b1;
-    if (rst) begin
+    if (pb_stat_filtered)
+        c_rx_filtered <= c_rx_filtered + 1'b1;
+    if (crst) begin
         c_tx_frames <= 64'd0; c_tx_bytes <= 64'd0; c_rx_frames <= 64'd0; c_rx_bytes <= 64'd0;
         c_icrc <= 64'd0; c_ip_csum <= 64'd0; c_bad <= 64'd0; c_split_err <= 32'd0;
         c_dma_err <= 32'd0; c_tx_len_err <= 32'd0;
-        c_eqes64 <= 64'd0; c_msix64 <= 64'd0;
+        c_eqes64 <= 64'd0; c_msix64 <= 64'd0; c_rx_filtered <= 64'd0;
     end
 end
 
@@ -1238,6 +1393,7 @@ always @* begin
     icnt_flat[`FROCE_ICNT_QKEY_DROPPED * 64 +: 64] = c_qkey_err;
     icnt_flat[`FROCE_ICNT_ASYNC_LOST * 64 +: 64] = c_async_lost;
     icnt_flat[`FROCE_ICNT_ADP_RETRANS * 64 +: 64] = c_adp_retrans;
+    icnt_flat[`FROCE_ICNT_RX_FILTERED * 64 +: 64] = c_rx_filtered;
 end
 
 // not used yet: the arm sequence number, status bits kept for later
@@ -1246,7 +1402,7 @@ wire unused_core = ^{cq_arm_sn, db_accepted, c_eqes, c_msix, eqc_off[2:0],
                      c_resp_pkts, c_wqes, c_cqes, c_cq_err, c_split_err, c_dma_err, c_tx_len_err,
                      wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], c_nak_sent,
                      qpc_off[4:0], cqc_off[2:0], gid_off[2:0], c_retrans,
-                     fw_port_mac, fw_port_mtu, fw_port_promisc, fw_port_allmulti, fw_port_cfg_we};
+                     fw_port_cfg_we};
 
 endmodule
 

@@ -269,11 +269,22 @@ end
 reg [QPC_BITS-1:0] qpc_ram [0:NUM_QPS-1];
 reg [QW-1:0] q_reg;
 reg [QPC_BITS-1:0] ctx;
+// Contexts written since rst: the context RAM keeps what it held across a
+// device reset (froce_dev_reset) until the firmware has cleared every entry
+// again, and a frame must not find a QP of the driver before the reset.
+// A QP not written since is in RESET, whatever its RAM entry says.
+reg [NUM_QPS-1:0] qp_known;
+reg ctx_known;
 
 always @(posedge clk) begin
     if (qpc_we)
         qpc_ram[qpc_waddr] <= qpc_wdata;
     ctx <= qpc_ram[q_reg];
+    ctx_known <= qp_known[q_reg];     // like ctx: the value before a write in this cycle
+    if (qpc_we)
+        qp_known[qpc_waddr] <= 1'b1;
+    if (rst)
+        qp_known <= {NUM_QPS{1'b0}};
 end
 
 // responder
@@ -340,7 +351,7 @@ assign x_hold = rnr_wait[x_qpn];
 assign r_qpn = state == R_IDLE ? scan_q : q_reg;
 
 // context fields
-wire [3:0] c_state = ctx[`FROCE_QPC_STATE_LSB +: `FROCE_QPC_STATE_W];
+wire [3:0] c_state = ctx_known ? ctx[`FROCE_QPC_STATE_LSB +: `FROCE_QPC_STATE_W] : `FROCE_QP_STATE_RESET;
 wire [3:0] c_type = ctx[`FROCE_QPC_TYPE_LSB +: `FROCE_QPC_TYPE_W];
 wire c_rc = c_type == `FROCE_QP_TYPE_RC;
 wire c_ud = c_type == `FROCE_QP_TYPE_UD || c_type == `FROCE_QP_TYPE_GSI;

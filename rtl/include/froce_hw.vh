@@ -13,7 +13,7 @@
 // MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register
 `define FROCE_HW_VERSION                                     32'h00010000
 // CRC-32 of the spec without doc strings
-`define FROCE_HW_SPEC_HASH                                   32'h3A0EBF19
+`define FROCE_HW_SPEC_HASH                                   32'h86C6D6D0
 `define FROCE_PCI_VENDOR_ID                                  16'h1234
 `define FROCE_PCI_DEVICE_ID                                  16'hF0CE
 `define FROCE_PCI_CLASS_CODE                                 24'h020000
@@ -127,8 +127,12 @@
 // the QP's timeout (they do not count against RETRY_CNT; mlx5 calls them
 // roce_adp_retrans)
 `define FROCE_ICNT_ADP_RETRANS                               6
+// internal counter: received frames dropped by the port's filter (SET_PORT):
+// RoCE for another MAC, netdev frames for another MAC without promiscuous /
+// all-multicast, or longer than the MTU allows
+`define FROCE_ICNT_RX_FILTERED                               7
 // internal counters implemented
-`define FROCE_ICNT_NUM                                       7
+`define FROCE_ICNT_NUM                                       8
 // bytes of the control-bus address space of froce_core
 `define FROCE_CTL_SPAN                                       33554432
 // QP number of the GSI QP (QP1); QPN 0 is never used on RoCE

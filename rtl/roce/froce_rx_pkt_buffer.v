@@ -16,7 +16,16 @@
  * small FIFO and is released or dropped with it.
  *
  * Routing: RoCE packets with verdict OK leave on m_roce_*, frames with verdict
- * NOT_ROCE (whole frames) on m_net_*; every other verdict is dropped. A
+ * NOT_ROCE (whole frames) on m_net_*; every other verdict is dropped. The
+ * port's receive filter (SET_PORT, from the firmware: port_*) applies on the
+ * way: a RoCE packet is kept only when its destination MAC is the port's; a
+ * frame for the netdev when its destination is the port's MAC, broadcast,
+ * multicast with port_allmulti, or anything with port_promisc, and when it
+ * is at most port_mtu + 18 bytes (Ethernet header and one VLAN tag; the FCS
+ * is gone). A RoCE packet for another MAC is dropped even in promiscuous
+ * mode (its headers are not in the ring, so it cannot go to the netdev
+ * whole). Filtered packets are counted apart (stat_filtered; one larger than
+ * the ring counts as an overflow). A
  * packet larger than the ring is dropped (OVERFLOW) instead of blocking the
  * input forever. One status pulse per input packet tells the counters what
  * happened.
@@ -50,6 +59,12 @@ module froce_rx_pkt_buffer #(
     input  wire                      s_axis_tlast,
     input  wire [3:0]                s_axis_tuser,   // verdict on the tlast beat
 
+    /* The port's receive filter (SET_PORT) */
+    input  wire [47:0]               port_mac,
+    input  wire [15:0]               port_mtu,
+    input  wire                      port_promisc,
+    input  wire                      port_allmulti,
+
     /* Good RoCE packets: header bundle and payload */
     output wire [`FROCE_RHDR_W-1:0]  m_roce_hdr,
     output wire                      m_roce_hdr_valid,
@@ -72,6 +87,7 @@ module froce_rx_pkt_buffer #(
     output wire                      stat_roce,      // kept: RoCE
     output wire                      stat_net,       // kept: not RoCE
     output wire                      stat_dropped,   // dropped for its verdict
+    output wire                      stat_filtered,  // dropped by the port's filter
     output wire                      stat_overflow   // dropped: larger than the ring
 );
 
@@ -125,8 +141,35 @@ assign s_axis_tready = !pend_empty && done_room;
 wire s_fire = s_axis_tvalid && s_axis_tready;
 
 wire [3:0] verdict = s_axis_tuser;
-wire keep_roce = verdict == `FROCE_VERDICT_OK;
-wire keep_net = verdict == `FROCE_VERDICT_NOT_ROCE;
+wire is_roce = verdict == `FROCE_VERDICT_OK;
+wire is_net = verdict == `FROCE_VERDICT_NOT_ROCE;
+
+// the filter: the frame's destination MAC from its header bundle, its length
+// counted here (bytes before this beat + this beat's)
+wire [47:0] dst = pend_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48];
+wire dst_own = dst == port_mac;
+wire dst_mcast = dst[40];           // I/G bit: the first byte's LSB (broadcast included)
+reg [15:0] pkt_bytes_reg = 16'd0;   // bytes of the frame before this beat (saturating)
+reg [$clog2(W):0] beat_bytes;
+integer bi;
+always @* begin
+    beat_bytes = 0;
+    for (bi = 0; bi < W; bi = bi + 1)
+        beat_bytes = beat_bytes + {{$clog2(W){1'b0}}, s_axis_tkeep[bi]};
+end
+wire [16:0] frame_bytes = {1'b0, pkt_bytes_reg} + {{(16 - $clog2(W)){1'b0}}, beat_bytes};
+wire [16:0] max_bytes = {1'b0, port_mtu} + 17'd18;
+wire net_pass = (dst_own || (dst_mcast && (&dst || port_allmulti)) || port_promisc) && frame_bytes <= max_bytes;
+wire keep_roce = is_roce && dst_own;
+wire keep_net = is_net && net_pass;
+wire filtered = (is_roce && !dst_own) || (is_net && !net_pass);
+
+always @(posedge clk) begin
+    if (s_fire)
+        pkt_bytes_reg <= s_axis_tlast ? 16'd0 : (frame_bytes[16] ? 16'hffff : frame_bytes[15:0]);
+    if (rst)
+        pkt_bytes_reg <= 16'd0;
+end
 wire fits = !ring_full && !overflow_reg;
 wire commit = s_fire && s_axis_tlast && (keep_roce || keep_net) && fits;
 
@@ -202,18 +245,21 @@ reg stat_valid_reg = 1'b0;
 reg stat_roce_reg = 1'b0;
 reg stat_net_reg = 1'b0;
 reg stat_dropped_reg = 1'b0;
+reg stat_filtered_reg = 1'b0;
 reg stat_overflow_reg = 1'b0;
 always @(posedge clk) begin
     stat_valid_reg <= s_fire && s_axis_tlast;
     stat_roce_reg <= commit && keep_roce;
     stat_net_reg <= commit && keep_net;
-    stat_dropped_reg <= s_fire && s_axis_tlast && !keep_roce && !keep_net;
-    stat_overflow_reg <= s_fire && s_axis_tlast && (keep_roce || keep_net) && !fits;
+    stat_dropped_reg <= s_fire && s_axis_tlast && !is_roce && !is_net;
+    stat_filtered_reg <= s_fire && s_axis_tlast && filtered && fits;
+    stat_overflow_reg <= s_fire && s_axis_tlast && (is_roce || is_net) && !fits;
     if (rst) begin
         stat_valid_reg <= 1'b0;
         stat_roce_reg <= 1'b0;
         stat_net_reg <= 1'b0;
         stat_dropped_reg <= 1'b0;
+        stat_filtered_reg <= 1'b0;
         stat_overflow_reg <= 1'b0;
     end
 end
@@ -289,6 +335,7 @@ assign stat_valid = stat_valid_reg;
 assign stat_roce = stat_roce_reg;
 assign stat_net = stat_net_reg;
 assign stat_dropped = stat_dropped_reg;
+assign stat_filtered = stat_filtered_reg;
 assign stat_overflow = stat_overflow_reg;
 
 endmodule

@@ -484,6 +484,8 @@ Status Perf::setup() {
     cb.name = "B";
     ca.seed = o_.seed * 2 + 1;
     cb.seed = o_.seed * 2 + 2;
+    ca.mac = 0x020000000001ull;   // mac_of(): the receive filter passes what the peer sends
+    cb.mac = 0x020000000002ull;
     ha_ = std::make_unique<Host>(sim_->a(), ca);
     hb_ = std::make_unique<Host>(sim_->b(), cb);
     FROCE_TRY(ha_->fw_init().context("NIC A firmware"));

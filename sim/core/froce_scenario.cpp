@@ -179,6 +179,11 @@ public:
     // B's EQ 0 (the driver's async event queue: CMD_DONE, QP events, port
     // changes), created at the first call; *out gets the EQEs polled so far.
     Status b_async_events(std::vector<Eqe> **out);
+    // BAR0 DEV_CTRL.RESET on NIC A or B (write_reset false: the negative
+    // control, no reset), then a new driver instance on it (fw_init, GID 0,
+    // a PD): the old host's objects are gone, and with them every pair.
+    // *ready_cycles: from the reset write to DEV_STATUS.READY.
+    Status reset_nic(bool nic_a, bool write_reset, uint64_t *ready_cycles);
 
     // frames seen since the start
     const std::vector<Frame> &frames() const { return frames_; }
@@ -202,7 +207,7 @@ private:
     std::vector<std::unique_ptr<Pair>> pairs_;
     std::vector<Frame> frames_;
     std::string fail_;
-    unsigned regions_ = 0;
+    unsigned regions_ = 0, resets_ = 0;
     uint32_t pd_a_ = 0, pd_b_ = 0;   // allocated in setup()
 };
 
@@ -228,6 +233,8 @@ Status Env::setup() {
     cb.name = "B";
     ca.seed = seed_ * 2 + 1;
     cb.seed = seed_ * 2 + 2;
+    ca.mac = 0x020000000001ull;
+    cb.mac = 0x020000000002ull;
     ha_ = std::make_unique<Host>(sim_->a(), ca);
     hb_ = std::make_unique<Host>(sim_->b(), cb);
     FROCE_TRY(ha_->fw_init().context("NIC A firmware"));
@@ -236,6 +243,34 @@ Status Env::setup() {
     FROCE_TRY(hb_->set_gid(0, Gid::ipv4(10, 0, 0, 2), 0x020000000002ull));
     FROCE_TRY(ha_->alloc_pd(&pd_a_).context("NIC A"));
     FROCE_TRY(hb_->alloc_pd(&pd_b_).context("NIC B"));
+    return Status();
+}
+
+Status Env::reset_nic(bool nic_a, bool write_reset, uint64_t *ready_cycles) {
+    std::unique_ptr<Host> &h = nic_a ? ha_ : hb_;
+    Nic &n = h->nic();
+    const char *name = nic_a ? "A" : "B";
+    const uint64_t c0 = sim_->cycle();
+    if (write_reset) FROCE_TRY(n.bar0_write32(FROCE_REG_DEV_CTRL, FROCE_REG_DEV_CTRL_RESET_MASK));
+    uint32_t st = 0;
+    FROCE_TRY(n.bar0_read32(FROCE_REG_DEV_STATUS, &st));
+    check(!(st & FROCE_REG_DEV_STATUS_READY_MASK), sfmt("NIC %s: DEV_STATUS.READY reads 0 right after the reset", name),
+          sfmt("DEV_STATUS %#x", st));
+    pairs_.clear();
+    if (!nic_a) {
+        b_eq0_ = nullptr;
+        b_eq0_events_.clear();
+    }
+    HostConfig c;
+    c.name = name;
+    c.seed = seed_ * 2 + (nic_a ? 1 : 2) + 1000 * ++resets_;
+    c.mac = nic_a ? 0x020000000001ull : 0x020000000002ull;
+    auto nh = std::make_unique<Host>(n, c);
+    FROCE_TRY(nh->fw_init().context(sfmt("NIC %s after the reset", name)));
+    *ready_cycles = sim_->cycle() - c0;
+    FROCE_TRY(nh->set_gid(0, Gid::ipv4(10, 0, 0, nic_a ? 1 : 2), nic_a ? 0x020000000001ull : 0x020000000002ull));
+    FROCE_TRY(nh->alloc_pd(nic_a ? &pd_a_ : &pd_b_));
+    h = std::move(nh);
     return Status();
 }
 
@@ -1307,6 +1342,13 @@ Status sc_eq_msix(Env &e) {
     const unsigned vec = 5;
     FROCE_TRY(b.create_eq(2, 6, vec, &eqb));   // before the CQs that name it
     FROCE_TRY(ev_rig(e, 0, 2, &r));
+    // the MSI-X table entry of the vector: the message carries it
+    const uint32_t tab = FROCE_BAR0_MSIX_TABLE_BASE + 16 * vec;
+    const uint64_t msg_addr = 0xfee01000ull | (uint64_t(e.seed() & 0xff) << 40);
+    const uint32_t msg_data = 0x4000u + uint32_t(e.seed() & 0xfff);
+    FROCE_TRY(b.nic().bar0_write32(tab, uint32_t(msg_addr)));
+    FROCE_TRY(b.nic().bar0_write32(tab + 4, uint32_t(msg_addr >> 32)));
+    FROCE_TRY(b.nic().bar0_write32(tab + 8, msg_data));
     Cq *rcq = r.p->b_rcq;
     std::vector<Eqe> ev;
     auto msix = [&](unsigned v) { return nb.stats().msix_per_vector[v]; };
@@ -1334,6 +1376,10 @@ Status sc_eq_msix(Env &e) {
     check_eqes(e, ev, n0, 3, rcq->cqn, "3 events on the armed EQ");
     e.check(msix(vec) == 1 && nb.stats().msix == 1, sfmt("exactly one MSI-X, on the EQ's vector %u, for 3 EQEs", vec),
             sfmt("vector %u: %" PRIu64 ", all vectors: %" PRIu64, vec, msix(vec), nb.stats().msix));
+    e.check(nb.stats().msix_last_addr[vec] == msg_addr && nb.stats().msix_last_data[vec] == msg_data,
+            "the MSI-X carries its table entry's address and data",
+            sfmt("address %#" PRIx64 " data %#x, table %#" PRIx64 " %#x", nb.stats().msix_last_addr[vec],
+                 nb.stats().msix_last_data[vec], msg_addr, msg_data));
 
     // arming with EQEs beyond CI raises the vector at once
     FROCE_TRY(one_event(true));   // EQ disarmed: written, not signalled
@@ -2123,6 +2169,238 @@ Status sc_netdev(Env &e) {
     return Status();
 }
 
+
+// ---------------------------------------------------------------------------
+// device reset
+
+// BAR0 DEV_CTRL.RESET in the middle of a 256 KiB WRITE: first on B (DMA
+// writes of the message in flight, frames arriving), then on A (DMA reads of
+// the payload, a frame on the wire), each followed by a new driver instance.
+// Every AXI transaction the reset cut is completed by AXI's rules (the host
+// memory model checks WLAST, VALID stability and leftovers), doorbells in
+// flight get their B, READY drops at once and comes back, the old contexts
+// are gone (A's frames for the old QP find no QP at B), the counters restart,
+// the MSI-X table and masks stay, and the NICs carry a WRITE and a READ again.
+Status sc_dev_reset(Env &e) {
+    const bool reset = !e.inject();
+    if (!reset) e.note("--inject-error: DEV_CTRL.RESET is never written, this scenario must FAIL");
+    PairCfg pc = e.pair_cfg();
+    pc.timeout_a = 8;   // 1 ms: A resends soon after B's reset, 7 times
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    const uint64_t len = 256 * 1024;
+    Region src, dst;
+    FROCE_TRY(e.make_region(e.a(), len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.make_region(e.b(), len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true,
+                            &dst));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 41));
+    // an MSI-X entry of B, unmasked: the reset keeps it (the PCI core owns it)
+    const uint32_t tab = FROCE_BAR0_MSIX_TABLE_BASE + 16 * 3;
+    const uint32_t entry[4] = {0xfee0300cu, 0x1u, 0x4123u + uint32_t(e.seed() & 0xff), 0u};
+    for (unsigned i = 0; i < 4; i++) FROCE_TRY(e.b().nic().bar0_write32(tab + 4 * i, entry[i]));
+    FROCE_TRY(e.b().nic().bar0_write32(FROCE_REG_SCRATCH, 0x5a5a1234u));
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), uint32_t(len), src.mr.key, dst.va(), dst.mr.key)));
+    const Nic &na = e.sim().a(), &nb = e.sim().b();
+    const uint64_t brx0 = nb.stats().rx_frames;
+    FROCE_TRY(e.run_until([&] { return nb.stats().rx_frames >= brx0 + 64; }, 200000, "64 frames of the WRITE at B"));
+
+    // B: doorbells on their way while the reset comes (UAR page 1 is B's
+    // first user page: values the doorbell unit refuses, answered all the same)
+    for (uint32_t i = 0; i < 4; i++) FROCE_TRY(e.b().nic().doorbell(1, i, 0xdead0000u + i));
+    uint64_t ready_b = 0;
+    FROCE_TRY(e.reset_nic(false, reset, &ready_b));
+    FROCE_TRY(e.b().nic().wait_doorbells(20000));
+    e.info(sfmt("B: READY %" PRIu64 " cycles after the reset write", ready_b));
+    e.check(ready_b < 2000000, "B: READY again within 2 M cycles", sfmt("%" PRIu64 " cycles", ready_b));
+    uint32_t v[4] = {}, scratch = 0;
+    for (unsigned i = 0; i < 4; i++) FROCE_TRY(e.b().nic().bar0_read32(tab + 4 * i, &v[i]));
+    FROCE_TRY(e.b().nic().bar0_read32(FROCE_REG_SCRATCH, &scratch));
+    e.check(std::equal(v, v + 4, entry), "B: the MSI-X table entry and its mask survive the reset",
+            sfmt("%#x %#x %#x %#x", v[0], v[1], v[2], v[3]));
+    e.check(scratch == 0, "B: SCRATCH cleared by the reset", sfmt("%#x", scratch));
+
+    // A resends (no ACK came): those frames name a QP B no longer has
+    const uint64_t atx0 = na.stats().tx_frames;
+    FROCE_TRY(e.run_until([&] { return na.stats().tx_frames >= atx0 + 1; }, 400000, "a resend from A"));
+    FROCE_TRY(e.quiet(2000));
+    uint32_t b_writes = 0, b_no_qp = 0;
+    FROCE_TRY(e.b().read_counter(FROCE_CNT_RX_WRITE_REQUESTS, &b_writes));
+    FROCE_TRY(e.b().read_counter(FROCE_CNT_RX_NO_QP, &b_no_qp));
+    e.check(b_writes == 0 && b_no_qp > 0, "B after its reset: no WRITE accepted, A's frames for the old QP find no QP",
+            sfmt("RX_WRITE_REQUESTS %u, RX_NO_QP %u", b_writes, b_no_qp));
+
+    // A: reset in the middle of a 1 MiB WRITE to the restarted B
+    Pair *p2;
+    pc = e.pair_cfg();
+    FROCE_TRY(e.make_pair(pc, &p2));
+    const uint64_t len1 = 1024 * 1024;
+    Region src1, dst1;
+    FROCE_TRY(e.make_region(e.a(), len1, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src1));
+    FROCE_TRY(e.make_region(e.b(), len1, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true,
+                            &dst1));
+    FROCE_TRY(e.a().post_send(p2->qa, write_wr(src1.va(), uint32_t(len1), src1.mr.key, dst1.va(), dst1.mr.key)));
+    const uint64_t brx1 = nb.stats().rx_frames;
+    FROCE_TRY(e.run_until([&] { return nb.stats().rx_frames >= brx1 + 100; }, 400000, "100 frames of the 1 MiB WRITE"));
+    uint64_t ready_a = 0;
+    FROCE_TRY(e.reset_nic(true, reset, &ready_a));
+    e.info(sfmt("A: READY %" PRIu64 " cycles after the reset write", ready_a));
+    e.check(ready_a < 2000000, "A: READY again within 2 M cycles", sfmt("%" PRIu64 " cycles", ready_a));
+    FROCE_TRY(e.quiet(5000));
+    const uint64_t atx1 = na.stats().tx_frames;
+    FROCE_TRY(e.quiet(20000));
+    e.check(na.stats().tx_frames == atx1, "A after the reset: nothing sent without work",
+            sfmt("%" PRIu64 " frames", na.stats().tx_frames - atx1));
+    e.check(na.mem().idle() && nb.mem().idle(), "A and B: no AXI transaction left open");
+
+    // both restarted: a WRITE and a READ on a new pair, byte for byte
+    Pair *q;
+    pc = e.pair_cfg();
+    FROCE_TRY(e.make_pair(pc, &q));
+    const uint64_t len2 = 64 * 1024, rlen = 16 * 1024;
+    Region src2, dst2, rsrc, rdst;
+    FROCE_TRY(e.make_region(e.a(), len2, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src2));
+    FROCE_TRY(e.make_region(e.b(), len2, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true,
+                            &dst2));
+    FROCE_TRY(e.make_region(e.b(), rlen, 64, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_READ, true, &rsrc));
+    FROCE_TRY(e.make_region(e.a(), rlen, kGuard, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &rdst));
+    FROCE_TRY(e.write_data(e.a(), src2, src2.va(), src2.len, 42));
+    FROCE_TRY(e.write_data(e.b(), rsrc, rsrc.va(), rsrc.len, 43));
+    SendWr rd;
+    rd.opcode = FROCE_WQE_OP_RDMA_READ;
+    rd.sg.push_back({rdst.va(), uint32_t(rlen), rdst.mr.key});
+    rd.remote_addr = rsrc.va();
+    rd.rkey = rsrc.mr.key;
+    FROCE_TRY(e.a().post_send(q->qa, write_wr(src2.va(), uint32_t(len2), src2.mr.key, dst2.va(), dst2.mr.key)));
+    FROCE_TRY(e.a().post_send(q->qa, rd));
+    FROCE_TRY(e.run_until([&] { return q->a_send.size() >= 2; }, 400000, "the WRITE and the READ after the resets"));
+    check_cqe(e, q->a_send, 0, "A", q->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    check_cqe(e, q->a_send, 1, "A", q->qa->qpn, 1, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_READ);
+    std::memcpy(&dst2.shadow[dst2.guard], &src2.shadow[src2.guard], len2);
+    std::memcpy(&rdst.shadow[rdst.guard], &rsrc.shadow[rsrc.guard], rlen);
+    std::string d = e.region_diff(e.b(), dst2);
+    e.check(d.empty(), "B holds the WRITE; guards intact", d);
+    d = e.region_diff(e.a(), rdst);
+    e.check(d.empty(), "A holds the READ; guards intact", d);
+    return Status();
+}
+
+// The port's receive filter (SET_PORT, applied by froce_rx_pkt_buffer): B's
+// netdev gets frames for its MAC, broadcast, multicast with all-multicast and
+// anything in promiscuous mode, up to MTU + 18 bytes; B's RDMA engine gets
+// RoCE packets for its MAC only. Every other frame is dropped and counted
+// (ICNT_RX_FILTERED), and nothing of it reaches host memory.
+Status sc_port_filter(Env &e) {
+    const bool inj = e.inject();
+    if (inj) e.note("--inject-error: B stays promiscuous and keeps its MAC; must FAIL");
+    Host &a = e.a(), &b = e.b();
+    const uint64_t other = 0x02000000aaaaull, mcast = 0x01005e0000fbull;
+    FROCE_TRY(a.netdev_open(4, 4, 6));
+    FROCE_TRY(b.netdev_open(4, 5, 7));
+    std::vector<Region> rb(24);
+    for (auto &r : rb) {
+        FROCE_TRY(nd_region(e, b, 2048, 64, &r));
+        FROCE_TRY(b.netdev_post_rx(r.va(), 2048));
+    }
+    auto filtered = [&](uint64_t *v) { return b.read_icounter(FROCE_ICNT_RX_FILTERED, v); };
+    // sends the frames, then reports which arrived (by their salt, in order)
+    uint8_t salt = 0;
+    auto exchange = [&](const std::vector<std::pair<uint64_t, size_t>> &to, std::vector<uint8_t> *got,
+                        uint64_t *filt) -> Status {
+        uint64_t f0 = 0, f1 = 0;
+        FROCE_TRY(filtered(&f0));
+        std::vector<std::vector<uint8_t>> sent;
+        for (const auto &t : to) {
+            sent.push_back(udp_frame(t.first, kMacA, t.second, 5000, ++salt));
+            FROCE_TRY(a.netdev_send(sent.back()));
+        }
+        unsigned err = 0;
+        FROCE_TRY(nd_tx_drain(e, a, &err));
+        FROCE_TRY(e.quiet(4000));
+        std::vector<NetRxFrame> rx;
+        FROCE_TRY(b.netdev_poll_rx(32, &rx));
+        got->clear();
+        for (const NetRxFrame &f : rx)
+            for (size_t i = 0; i < sent.size(); i++)
+                if (f.data == sent[i]) got->push_back(uint8_t(i));
+        for (const NetRxFrame &f : rx) FROCE_TRY(b.netdev_post_rx(f.va, 2048));
+        FROCE_TRY(filtered(&f1));
+        *filt = f1 - f0;
+        return Status();
+    };
+    auto list = [](const std::vector<uint8_t> &v) {
+        std::string s;
+        for (uint8_t i : v) s += sfmt("%s%u", s.empty() ? "" : " ", i);
+        return "[" + s + "]";
+    };
+    std::vector<uint8_t> got;
+    uint64_t filt = 0;
+    PortSet ps;
+    ps.mac = kMacB;
+    ps.mtu = 1500;
+
+    // after fw_init: B's MAC, all-multicast, not promiscuous
+    ps.allmulti = true;
+    ps.promisc = inj;
+    FROCE_TRY(b.set_port(ps));
+    FROCE_TRY(exchange({{kMacB, 200}, {other, 200}, {mcast, 200}, {0xFFFFFFFFFFFFull, 200}, {kMacB, 1514}}, &got, &filt));
+    e.check(got == std::vector<uint8_t>({0, 2, 3, 4}) && filt == 1,
+            "all-multicast: own MAC, multicast, broadcast and a 1514-byte frame delivered, another MAC filtered",
+            list(got) + sfmt(", %" PRIu64 " filtered", filt));
+
+    ps.allmulti = false;
+    FROCE_TRY(b.set_port(ps));
+    FROCE_TRY(exchange({{mcast, 200}, {0xFFFFFFFFFFFFull, 200}, {other, 200}, {kMacB, 100}}, &got, &filt));
+    e.check(got == std::vector<uint8_t>({1, 3}) && filt == 2,
+            "no all-multicast: multicast and another MAC filtered, broadcast and own MAC delivered",
+            list(got) + sfmt(", %" PRIu64 " filtered", filt));
+
+    ps.promisc = true;
+    ps.mtu = 1000;
+    FROCE_TRY(b.set_port(ps));
+    ps.promisc = inj;
+    FROCE_TRY(b.set_port(ps));
+    FROCE_TRY(exchange({{kMacB, 1018}, {kMacB, 1019}, {other, 300}}, &got, &filt));
+    e.check(got == std::vector<uint8_t>({0}) && filt == 2, "MTU 1000: 1018 bytes delivered, 1019 filtered",
+            list(got) + sfmt(", %" PRIu64 " filtered", filt));
+    ps.promisc = true;
+    FROCE_TRY(b.set_port(ps));
+    FROCE_TRY(exchange({{other, 300}, {mcast, 300}, {kMacB, 300}}, &got, &filt));
+    e.check(got == std::vector<uint8_t>({0, 1, 2}) && filt == 0, "promiscuous: every frame delivered",
+            list(got) + sfmt(", %" PRIu64 " filtered", filt));
+
+    // RoCE: B takes another MAC; A's WRITE to B's old MAC is filtered even in
+    // promiscuous mode, and goes through (resent) once B has its MAC back
+    PairCfg pc = e.pair_cfg();
+    pc.timeout_a = 5;   // 640 << 5 = 20480 cycles
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    Region src, dst;
+    const uint64_t len = 8 * kMtu;
+    FROCE_TRY(e.make_region(a, len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.make_region(b, len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true, &dst));
+    FROCE_TRY(e.write_data(a, src, src.va(), src.len, 51));
+    ps.mtu = 1500;
+    ps.mac = inj ? kMacB : other;
+    FROCE_TRY(b.set_port(ps));
+    uint64_t f0 = 0, f1 = 0;
+    FROCE_TRY(filtered(&f0));
+    FROCE_TRY(a.post_send(p->qa, write_wr(src.va(), uint32_t(len), src.mr.key, dst.va(), dst.mr.key)));
+    FROCE_TRY(e.quiet(15000));
+    FROCE_TRY(filtered(&f1));
+    std::string d = e.region_diff(b, dst);
+    e.check(f1 - f0 >= 8 && p->a_send.empty() && d.empty(),
+            "B's MAC changed: A's 8 WRITE packets (and resends) filtered, B's memory untouched, no completion",
+            sfmt("%" PRIu64 " filtered, %zu CQEs", f1 - f0, p->a_send.size()) + (d.empty() ? "" : ", " + d));
+    ps.mac = kMacB;
+    FROCE_TRY(b.set_port(ps));
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 1; }, 400000, "the WRITE after B's MAC is back"));
+    check_cqe(e, p->a_send, 0, "A", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    std::memcpy(&dst.shadow[dst.guard], &src.shadow[src.guard], len);
+    d = e.region_diff(b, dst);
+    e.check(d.empty(), "B holds the WRITE (resent after a timeout); guards intact", d);
+    return Status();
+}
+
 // ---------------------------------------------------------------------------
 
 struct ScenarioDef {
@@ -2148,6 +2426,8 @@ const ScenarioDef kScenarios[] = {
     {"cq-events", sc_cq_events, "CQ arming: one EQE per arm, solicited-only arms, error CQEs, stale-CI arms, EQ wrap"},
     {"eq-msix", sc_eq_msix, "EQ arming and MSI-X: only when armed, once per arm, at once with pending EQEs, masking, BAR0"},
     {"ud", sc_ud, "UD datagrams: GRH area, source QP and SMAC in the CQE, Q_Key, no receive, short receive, over MTU"},
+    {"dev-reset", sc_dev_reset, "DEV_CTRL.RESET mid-WRITE on B then A: AXI completed, doorbells answered, contexts gone, traffic again"},
+    {"port-filter", sc_port_filter, "SET_PORT receive filter: own MAC, broadcast, all-multicast, promiscuous, MTU; RoCE for another MAC dropped"},
     {"netdev", sc_netdev, "netdev rings: ARP/UDP frames A -> B byte-exact, multi-descriptor TX, drops, NETDEV_ARM, RoCE alongside"},
 };
 

@@ -306,6 +306,13 @@ Status Host::fw_init() {
     FROCE_TRY(mbox_->query_port(&pi).context(ctx));
     port_.mac = pi.mac;
     port_.mtu = pi.mtu;
+    if (cfg_.mac) {
+        PortSet ps = port_;
+        ps.mac = cfg_.mac;
+        ps.allmulti = true;   // as froce.ko: no multicast list in SET_PORT
+        FROCE_TRY(mbox_->set_port(ps).context(ctx + ": SET_PORT with the station MAC"));
+        port_ = ps;
+    }
     uar_owned_.assign(caps_.max_uar, 0);
     uar_owned_[0] = 1;   // the kernel's
     uar_slots_used_.assign(caps_.max_uar, 0);

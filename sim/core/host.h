@@ -61,6 +61,8 @@ struct HostConfig {
     uint64_t va_base = 0x7f0000001000ull;     // first user VA
     MboxTiming mbox;                          // how long fw_init and a command may take
     BufPolicy buf_policy = BufPolicy::AUTO;   // how MR and ring page lists are described (BUF.LEVEL)
+    uint64_t mac = 0;                         // station MAC: fw_init sends SET_PORT with it (the port's
+                                              // receive filter, as the driver does at netdev open); 0: none
 };
 
 struct Buffer {

@@ -74,6 +74,8 @@ void Nic::reset() {
     m->s_eth_rx_tvalid = 0;
     m->m_eth_tx_tready = 0;
     m->m_msix_ready = 0;
+    m->msix_tbl_vector = 0;  // no emitter here: the simulator takes m_msix_vector
+    m->msix_pba_ext = 0;
     for (unsigned i = 0; i < cfg_.reset_cycles; i++) {
         m->eval();
         m->clk = 1;
@@ -226,6 +228,8 @@ void Nic::tick() {
     if (m->m_msix_valid && m->m_msix_ready) {
         stats_.msix++;
         stats_.msix_per_vector[m->m_msix_vector & 31]++;
+        stats_.msix_last_addr[m->m_msix_vector & 31] = m->m_msix_addr;
+        stats_.msix_last_data[m->m_msix_vector & 31] = m->m_msix_data;
         if (msix_hook_) msix_hook_(m->m_msix_vector & 31);
     }
 

@@ -46,6 +46,9 @@ struct NicStats {
     uint64_t bar0_writes = 0, bar0_reads = 0;
     uint64_t msix = 0;                   // MSI-X requests taken (valid && ready)
     std::vector<uint64_t> msix_per_vector = std::vector<uint64_t>(32, 0);
+    // the message of the last MSI-X per vector: the core's m_msix_addr/data
+    std::vector<uint64_t> msix_last_addr = std::vector<uint64_t>(32, 0);
+    std::vector<uint32_t> msix_last_data = std::vector<uint32_t>(32, 0);
     uint64_t tx_keep_errors = 0;     // TX beats with a tkeep that is not 1..1 from bit 0
     // cycles of the latest events, for latency breakdowns
     uint64_t last_doorbell_cycle = 0;       // a doorbell write accepted (AW and W taken)

@@ -29,8 +29,9 @@
 //   * protocol checks (recorded in violations(), never fatal): INCR only,
 //     AxSIZE equal to the bus width, no 4 KiB crossing, WLAST/RLAST on the
 //     burst's last beat only, no W beat without a burst to put it in at the
-//     end of the run (see idle()), stable VALID signals are the master's job
-//     and are not checked.
+//     end of the run (see idle()), and the master's side of every handshake:
+//     an AR, AW or W shown and not taken is shown again, unchanged, in the
+//     next cycle (a device reset must not withdraw one, froce_axi_quiesce).
 //   * one in-order queue per direction: responses come back in request
 //     order whatever the IDs (legal AXI; IDs are echoed).
 //   * optional external backing (set_backing): a translate callback gives the
@@ -265,6 +266,7 @@ public:
     // Samples this cycle's handshakes (master signals as the DUT drives them
     // after its eval, slave signals as drive() set them) and advances a cycle.
     void clock(const AxiMemPins &p) {
+        check_stable(p);
         if (p.arvalid && p.arready) {
             Burst b = accept(p.araddr, p.arlen, p.arsize, p.arburst, p.arid, "AR");
             b.due = now_ + latency(cfg_.r_lat_min, cfg_.r_lat_max);
@@ -347,6 +349,33 @@ private:
     bool chance(unsigned pct) { return pct >= 100 || std::uniform_int_distribution<unsigned>(0, 99)(rng_) < pct; }
     unsigned latency(unsigned lo, unsigned hi) {
         return hi <= lo ? lo : std::uniform_int_distribution<unsigned>(lo, hi)(rng_);
+    }
+
+    // AXI: once VALID is up, it and the payload stay until the handshake
+    void check_stable(const AxiMemPins &p) {
+        char buf[200];
+        if (prev_.arvalid && !prev_.arready &&
+            (!p.arvalid || p.araddr != prev_.araddr || p.arlen != prev_.arlen || p.arid != prev_.arid ||
+             p.arsize != prev_.arsize || p.arburst != prev_.arburst)) {
+            std::snprintf(buf, sizeof buf, "cycle %llu: AR addr=%#llx len=%u withdrawn or changed before ARREADY",
+                          (unsigned long long)now_, (unsigned long long)prev_.araddr, unsigned(prev_.arlen));
+            violation(buf);
+        }
+        if (prev_.awvalid && !prev_.awready &&
+            (!p.awvalid || p.awaddr != prev_.awaddr || p.awlen != prev_.awlen || p.awid != prev_.awid ||
+             p.awsize != prev_.awsize || p.awburst != prev_.awburst)) {
+            std::snprintf(buf, sizeof buf, "cycle %llu: AW addr=%#llx len=%u withdrawn or changed before AWREADY",
+                          (unsigned long long)now_, (unsigned long long)prev_.awaddr, unsigned(prev_.awlen));
+            violation(buf);
+        }
+        if (prev_.wvalid && !prev_.wready &&
+            (!p.wvalid || p.wstrb != prev_.wstrb || p.wlast != prev_.wlast ||
+             !std::equal(p.wdata.begin(), p.wdata.begin() + cfg_.data_bytes, prev_.wdata.begin()))) {
+            std::snprintf(buf, sizeof buf, "cycle %llu: W beat withdrawn or changed before WREADY",
+                          (unsigned long long)now_);
+            violation(buf);
+        }
+        prev_ = p;
     }
 
     void violation(const std::string &s) {
@@ -445,6 +474,7 @@ private:
     std::deque<BResp> bq_;          // B responses to send
     unsigned aw_count_ = 0;         // AWs accepted and not answered by B
     bool r_shown_ = false, b_shown_ = false;
+    AxiMemPins prev_;               // last cycle's pins (VALID stability)
     uint64_t now_ = 0;
     AxiMemStats stats_;
     std::vector<std::string> violations_;

@@ -17,6 +17,10 @@ module pktbuf_tb_top #(
     input  wire                      s_tvalid,
     output wire                      s_tready,
     input  wire                      s_tlast,
+    input  wire [47:0]               port_mac,
+    input  wire [15:0]               port_mtu,
+    input  wire                      port_promisc,
+    input  wire                      port_allmulti,
     output wire [`FROCE_RHDR_W-1:0]  roce_hdr,
     output wire                      roce_hdr_valid,
     input  wire                      roce_hdr_ready,
@@ -34,6 +38,7 @@ module pktbuf_tb_top #(
     output wire                      stat_roce,
     output wire                      stat_net,
     output wire                      stat_dropped,
+    output wire                      stat_filtered,
     output wire                      stat_overflow
 );
 
@@ -84,6 +89,10 @@ froce_rx_pkt_buffer #(
     .s_axis_tready(p_tready),
     .s_axis_tlast(p_tlast),
     .s_axis_tuser(p_tuser),
+    .port_mac(port_mac),
+    .port_mtu(port_mtu),
+    .port_promisc(port_promisc),
+    .port_allmulti(port_allmulti),
     .m_roce_hdr(roce_hdr),
     .m_roce_hdr_valid(roce_hdr_valid),
     .m_roce_hdr_ready(roce_hdr_ready),
@@ -101,6 +110,7 @@ froce_rx_pkt_buffer #(
     .stat_roce(stat_roce),
     .stat_net(stat_net),
     .stat_dropped(stat_dropped),
+    .stat_filtered(stat_filtered),
     .stat_overflow(stat_overflow)
 );
 

@@ -13,5 +13,8 @@ for width in 64 512; do
 		-CFLAGS "-std=c++17 -DDATA_WIDTH=$width -I$PWD/include -I$PWD/sim/pcap" \
 		tests/rtl/pktbuf/pktbuf_tb_top.v "$PWD/tests/rtl/pktbuf/tb_pktbuf.cpp" \
 		"$PWD/sim/pcap/pcap_file.cpp" > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-	"$out/tb_pktbuf" 1 "$vectors"/*.pcap
+	# seeds 0..7: every combination of promiscuous, all-multicast and MTU 1500/1000
+	for seed in 0 1 2 3 4 5 6 7; do
+		"$out/tb_pktbuf" $seed "$vectors"/*.pcap
+	done
 done

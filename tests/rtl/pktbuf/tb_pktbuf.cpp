@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Bench for froce_rx_pkt_buffer behind the RX parser: good rxe frames, the
 // same frames with a corrupted ICRC, frames that are not RoCE, and frames too
-// large for the ring, interleaved, with random idle and back-pressure. Only
-// the good RoCE packets may come out of the RoCE port, with the right header
-// and payload; the non-RoCE frames whole out of the netdev port; nothing else.
+// large for the ring, interleaved, with random idle and back-pressure, through
+// the port's receive filter (station MAC; promiscuous, all-multicast and the
+// MTU chosen by the seed). Only the good RoCE packets for the station MAC may
+// come out of the RoCE port, with the right header and payload; the non-RoCE
+// frames the filter passes whole out of the netdev port; nothing else, and
+// every filtered frame counted as such.
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -21,7 +24,7 @@ using froce::Rhdr;
 
 namespace {
 
-enum Kind { GOOD, CORRUPT, NET, HUGE };
+enum Kind { GOOD, CORRUPT, NET, HUGE, FILTERED };
 
 struct Frame {
 	std::vector<uint8_t> data;
@@ -62,6 +65,14 @@ int main(int argc, char **argv)
 	unsigned seed = static_cast<unsigned>(atoi(argv[1]));
 	std::mt19937 rng(seed);
 	const int W = DATA_WIDTH / 8;
+	// the port's filter: station MAC, flags and MTU from the seed
+	const uint64_t station = 0x02a1b2c3d4e5ull;
+	const bool promisc = seed & 1, allmulti = (seed >> 1) & 1;
+	const unsigned mtu = (seed >> 2) & 1 ? 1000 : 1500;
+	auto set_dmac = [](std::vector<uint8_t> &d, uint64_t mac) {
+		for (int i = 0; i < 6; i++)
+			d[i] = static_cast<uint8_t>(mac >> (40 - 8 * i));
+	};
 
 	std::vector<Frame> frames;
 	for (int a = 2; a < argc; a++) {
@@ -78,7 +89,12 @@ int main(int argc, char **argv)
 			// everything after the BTH up to the pad: extension headers and
 			// payload; the payload that comes out must be its tail
 			g.payload = payload_of(p.data, bth + 12);
+			set_dmac(g.data, station);   // outside the ICRC
 			frames.push_back(g);
+			Frame o = g;                 // for another station: filtered
+			o.kind = FILTERED;
+			set_dmac(o.data, promisc ? 0xffffffffffffull : station ^ (1ull << (rng() % 40)));
+			frames.push_back(o);
 			Frame c = g;
 			c.kind = CORRUPT;
 			c.data[c.data.size() - 1 - rng() % 4] ^= static_cast<uint8_t>(1u << (rng() % 8));
@@ -93,6 +109,20 @@ int main(int argc, char **argv)
 			b = static_cast<uint8_t>(rng());
 		n.data[12] = 0x08;
 		n.data[13] = 0x06;  // ARP ethertype: not RoCE
+		uint64_t mac = 0;
+		bool mcast = false;
+		switch (rng() % 4) {
+		case 0: mac = station; break;
+		case 1: mac = 0xffffffffffffull; mcast = true; break;
+		case 2: mac = 0x01005e000000ull | (rng() & 0x7fffff); mcast = true; break;
+		default: mac = (station ^ (uint64_t(rng()) << 8)) & ~(1ull << 40); break;
+		}
+		set_dmac(n.data, mac);
+		bool pass = mac == station || mac == 0xffffffffffffull || (mcast && allmulti) || promisc;
+		if (n.data.size() > mtu + 18)
+			pass = false;
+		if (!pass)
+			n.kind = FILTERED;
 		frames.push_back(n);
 	}
 	for (int i = 0; i < 4; i++) {
@@ -101,12 +131,13 @@ int main(int argc, char **argv)
 		h.data.assign(4096 + 100 + rng() % 2000, 0x5a);  // more than the 4 KiB ring
 		h.data[12] = 0x88;
 		h.data[13] = 0xb5;
+		set_dmac(h.data, station);
 		frames.push_back(h);
 	}
 	std::shuffle(frames.begin(), frames.end(), rng);
 
 	std::deque<const Frame *> want_roce, want_net;
-	unsigned n_good = 0, n_drop = 0, n_net = 0, n_huge = 0;
+	unsigned n_good = 0, n_drop = 0, n_net = 0, n_huge = 0, n_filt = 0;
 	for (const Frame &f : frames) {
 		if (f.kind == GOOD) {
 			want_roce.push_back(&f);
@@ -116,6 +147,8 @@ int main(int argc, char **argv)
 			n_net++;
 		} else if (f.kind == CORRUPT) {
 			n_drop++;
+		} else if (f.kind == FILTERED) {
+			n_filt++;
 		} else {
 			n_huge++;
 		}
@@ -125,6 +158,10 @@ int main(int argc, char **argv)
 	Vpktbuf_tb_top m(ctx.get(), "tb");
 	std::uniform_real_distribution<double> coin(0, 1);
 	auto busy = [&]() { return coin(rng) < 0.3; };
+	m.port_mac = station;
+	m.port_mtu = mtu;
+	m.port_promisc = promisc;
+	m.port_allmulti = allmulti;
 	m.rst = 1;
 	for (int i = 0; i < 4; i++) {
 		m.clk = 0;
@@ -138,7 +175,7 @@ int main(int argc, char **argv)
 	std::vector<uint8_t> roce_data, net_data;
 	std::deque<Rhdr> hdrs;
 	unsigned errors = 0, got_roce = 0, got_net = 0;
-	unsigned s_roce = 0, s_net = 0, s_drop = 0, s_over = 0, s_all = 0;
+	unsigned s_roce = 0, s_net = 0, s_drop = 0, s_over = 0, s_all = 0, s_filt = 0;
 	uint8_t buf[64];
 	uint64_t idle = 0;
 	// headers held by the consumer while a payload streams: the buffer hands
@@ -171,6 +208,7 @@ int main(int argc, char **argv)
 			s_net += m.stat_net;
 			s_drop += m.stat_dropped;
 			s_over += m.stat_overflow;
+			s_filt += m.stat_filtered;
 		}
 		if (m.roce_hdr_valid && m.roce_hdr_ready) {
 			hdrs.push_back(froce::get_hdr(m.roce_hdr));
@@ -232,7 +270,9 @@ int main(int argc, char **argv)
 		}
 		idle = progress ? 0 : idle + 1;
 	}
-	for (int i = 0; i < 8; i++) {
+	// drain: the last frames may still be in the parser when the input ends
+	m.s_tvalid = 0;
+	for (int i = 0; i < 400; i++) {
 		m.clk = 0;
 		m.eval();
 		if (m.stat_valid) {
@@ -241,6 +281,7 @@ int main(int argc, char **argv)
 			s_net += m.stat_net;
 			s_drop += m.stat_dropped;
 			s_over += m.stat_overflow;
+			s_filt += m.stat_filtered;
 		}
 		if (m.roce_tvalid || m.net_tvalid)
 			fail("output after all expected packets");
@@ -253,19 +294,21 @@ int main(int argc, char **argv)
 		fail(std::to_string(want_roce.size()) + " RoCE and " + std::to_string(want_net.size()) +
 		     " netdev packets never came out");
 	if (s_all != frames.size() || s_roce != n_good || s_net != n_net || s_drop != n_drop ||
-	    s_over != n_huge)
+	    s_over != n_huge || s_filt != n_filt)
 		fail("status pulses: all " + std::to_string(s_all) + " roce " + std::to_string(s_roce) +
 		     " net " + std::to_string(s_net) + " dropped " + std::to_string(s_drop) +
-		     " overflow " + std::to_string(s_over));
+		     " overflow " + std::to_string(s_over) + " filtered " + std::to_string(s_filt) +
+		     " (expected " + std::to_string(n_filt) + ")");
 	if (n_good >= 2 && max_hdrs_ahead < 2)
 		fail("the next packet's header never came out while a payload was streaming");
 	if (max_hdrs_ahead > 16)
 		fail("more headers out ahead of their payloads (" + std::to_string(max_hdrs_ahead) +
 		     ") than the header FIFO holds");
-	printf("pktbuf width=%d: %zu frames in, %u RoCE out (of %u good), %u netdev out, %u dropped "
-	       "for ICRC, %u too large for the ring, up to %zu headers ahead, %s\n",
-	       DATA_WIDTH, frames.size(), got_roce, n_good, got_net, n_drop, n_huge, max_hdrs_ahead,
-	       errors ? "FAIL" : "ok");
+	printf("pktbuf width=%d seed=%u (promisc %d allmulti %d mtu %u): %zu frames in, %u RoCE out (of %u "
+	       "good), %u netdev out, %u dropped for ICRC, %u filtered, %u too large for the ring, up to "
+	       "%zu headers ahead, %s\n",
+	       DATA_WIDTH, seed, promisc, allmulti, mtu, frames.size(), got_roce, n_good, got_net, n_drop,
+	       n_filt, n_huge, max_hdrs_ahead, errors ? "FAIL" : "ok");
 	m.final();
 	return errors ? 1 : 0;
 }
