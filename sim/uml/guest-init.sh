@@ -107,7 +107,7 @@ rxe)
 	DEV=rxe0
 	;;
 froce)
-	insmod "$COSIM_KO" cmd_timeout_ms=60000 || fail_setup "insmod $COSIM_KO"
+	insmod "$COSIM_KO" cmd_timeout_ms=60000 ready_timeout_ms=60000 || fail_setup "insmod $COSIM_KO"
 	first_ibdev() { ls /sys/class/infiniband 2>/dev/null | grep '^froce' | head -1; }
 	has_ibdev() { [ -n "$(first_ibdev)" ]; }
 	wait_for "$WAIT" has_ibdev || fail_setup "no froce ib device after ${WAIT} s"

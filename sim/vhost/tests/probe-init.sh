@@ -14,7 +14,9 @@ ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$ROOT/sim/uml/guest-tmpfs.sh"
 private_tmpfs "$ROOT" /run /tmp || echo "probe-init: tmpfs mounts failed"
 echo "probe-init: insmod $FROCE_KO"
-if insmod "$FROCE_KO"; then   # kmod: scripts/deps.sh
+# ready_timeout_ms: the device reset at probe reboots the simulated firmware,
+# which takes simulated time (about 400 000 cycles)
+if insmod "$FROCE_KO" ready_timeout_ms=60000; then   # kmod: scripts/deps.sh
 	echo "probe-init: insmod ok"
 else
 	echo "probe-init: insmod failed"
