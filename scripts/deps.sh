@@ -17,6 +17,8 @@ packages=(
 	python3-matplotlib
 	# RTL: simulation, lint, synthesis
 	verilator iverilog yosys
+	# tclsh: the board build scripts run under a mocked Vivado (fpga/alveo_u200, make check)
+	tcl
 	# soft core firmware; picolibc: the C library of its unit tests on the core
 	gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 	# host tools and fuzzing

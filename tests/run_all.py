@@ -65,6 +65,10 @@ CHECKS = [
     ("fpga-host-glue", ["bash", "tests/fpga_common/glue/run.sh"]),
     # board clock crossings: async FIFO, async frame FIFO, AXI4 and AXI-Lite CDC
     ("fpga-cdc", ["bash", "tests/fpga_common/cdc/run.sh"]),
+    # Board A (Alveo U200): fpga.v/fpga_core.v lint against the stubs, the write
+    # arbiter bench, the Vivado TCL flow under a mocked Vivado (with broken
+    # copies that must fail), Yosys synth_xilinx of fpga_core (froce_core boxed)
+    ("fpga-alveo-u200", ["bash", "tests/fpga_alveo/run.sh"]),
     # the RV32I soft core: ISA tests on froce-cpu-sim (Verilator) and Icarus,
     # negative controls, mutants of the core
     ("soft-core-isa", ["bash", "tests/cpu/run.sh"]),
