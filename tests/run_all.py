@@ -69,6 +69,9 @@ CHECKS = [
     # arbiter bench, the Vivado TCL flow under a mocked Vivado (with broken
     # copies that must fail), Yosys synth_xilinx of fpga_core (froce_core boxed)
     ("fpga-alveo-u200", ["bash", "tests/fpga_alveo/run.sh"]),
+    # the UART host link of boards without PCIe (ECPIX-5): bridge + host-memory
+    # RAM against Python models, the C library against the RTL and a C model
+    ("fpga-uart-link", ["bash", "tests/fpga_common/uart/run.sh"]),
     # the RV32I soft core: ISA tests on froce-cpu-sim (Verilator) and Icarus,
     # negative controls, mutants of the core
     ("soft-core-isa", ["bash", "tests/cpu/run.sh"]),
