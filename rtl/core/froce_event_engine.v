@@ -122,7 +122,8 @@ reg [23:0] eq_pi [0:NUM_EQS-1];
 reg [23:0] eq_ci [0:NUM_EQS-1];
 reg [NUM_EQS-1:0] eq_armed;
 
-localparam [5:0] NUM_VEC6 = NUM_VECTORS;
+localparam [31:0] NUM_VEC32 = NUM_VECTORS;
+localparam [5:0] NUM_VEC6 = NUM_VEC32[5:0];
 localparam [1:0] E_IDLE = 2'd0, E_W0 = 2'd1, E_W1 = 2'd2, E_WAIT = 2'd3;
 reg [1:0] state;
 reg [EQW-1:0] eqn_reg;
@@ -209,17 +210,21 @@ always @* begin
     end
 end
 
+// one-hot of the vector a request clears and a raise sets (a shift, so the
+// 5-bit vector numbers need no narrowing when NUM_VECTORS < 32)
+localparam [NUM_VECTORS-1:0] VEC_ONE = 1;
+wire [NUM_VECTORS-1:0] msix_clr_onehot = msix_fire ? VEC_ONE << m_msix_vector : {NUM_VECTORS{1'b0}};
+wire [NUM_VECTORS-1:0] msix_set_onehot = raise && {1'b0, raise_vec} < NUM_VEC6 ? VEC_ONE << raise_vec
+                                                                              : {NUM_VECTORS{1'b0}};
+
 integer ei;
 always @(posedge clk) begin
     m_post_done <= 1'b0;
     m_post_dropped <= 1'b0;
     // pending bits: cleared by the request, set by a raise (a raise wins)
-    if (msix_fire) begin
-        msix_pending[m_msix_vector] <= 1'b0;
+    if (msix_fire)
         cnt_msix <= cnt_msix + 1'b1;
-    end
-    if (raise && {1'b0, raise_vec} < NUM_VEC6)
-        msix_pending[raise_vec] <= 1'b1;
+    msix_pending <= (msix_pending & ~msix_clr_onehot) | msix_set_onehot;
 
     case (state)
     E_IDLE: begin
