@@ -47,7 +47,7 @@ CHECKS = [
     # the host port's quiesce across a device reset: random AXI traffic cut by
     # drains against the AXI memory model (VALID stability, WLAST, memory shadow)
     ("axi-quiesce", ["bash", "tests/rtl/axi_quiesce/run.sh"]),
-    ("sim-wire-asan", ["bash", "tests/sim/run.sh"]),
+    ("sim-models-asan", ["bash", "tests/sim/run.sh"]),
     ("mr-mtt-translation", ["bash", "tests/rtl/mem/run.sh"]),
     ("dma-engines", ["bash", "tests/rtl/dma/run.sh"]),
     ("axi-mux", ["bash", "tests/rtl/axi_mux/run.sh"]),
@@ -93,6 +93,19 @@ CHECKS = [
     ("uml-harness-selftest", ["bash", "sim/uml/selftest.sh"]),
     ("stack-froce-froce", ["bash", "tests/uml/cosim.sh", "froce-froce"]),
     ("stack-froce-rxe", ["bash", "tests/uml/cosim.sh", "froce-rxe"]),
+    # the ECPIX-5 board in Verilator (fpga_core: froce_core, UART host link,
+    # RGMII MAC, MDIO): an rxe guest's unmodified ibv_rc_pingpong -c against
+    # froce-pingpong on the guest's serial line, both directions
+    # Board A (Alveo U200) under the real stack: its fpga_core (XDMA BAR split
+    # + CDC, write arbiter, 64->256 upsizer, AXI CDC, MSI-X emitter, MAC, PCS
+    # on a modelled 10GBASE-R lane) as the NIC behind froce.ko
+    ("baser-lane-model", ["make", "-s", "-C", "sim/core", "baser-test"]),
+    ("uml-transport-alveo", ["bash", "tests/uml/transport.sh", "alveo"]),
+    ("stack-alveo-froce-rxe", ["bash", "tests/uml/cosim.sh", "froce-rxe", "--board", "alveo"]),
+    ("stack-ecpix5-rxe", ["bash", "tests/uml/cosim.sh", "ecpix5-rxe"]),
+    # two simulated ECPIX-5 boards cabled together, froce-pingpong on both;
+    # one unplugged board (no link: refused)
+    ("board-ecpix5-sim", ["bash", "tests/fpga_ecpix5/board_sim.sh"]),
     # error paths with asserted outcomes (and their negative control)
     ("cosim-error-scenarios", ["bash", "tests/core/scenarios.sh"]),
     # every frame of write/send/read/atomic captures through scapy+ICRC,

@@ -28,12 +28,7 @@ uint64_t bytes_to_u64(const uint8_t *b, unsigned n) {
 }  // namespace
 
 Nic::Nic(const NicConfig &cfg)
-    : impl_(new Impl), cfg_(cfg), mem_([&] {
-          AxiMemConfig m = cfg.mem;
-          m.data_bytes = kDataBytes;
-          return m;
-      }()),
-      rng_(cfg.seed * 0x9E3779B97F4A7C15ull + 17) {
+    : NicModel(cfg, kDataBytes), impl_(new Impl), rng_(cfg.seed * 0x9E3779B97F4A7C15ull + 17) {
     impl_->ctx = std::make_unique<VerilatedContext>();
     impl_->ctx->randReset(cfg_.x_init);
     impl_->ctx->randSeed(int(cfg_.seed % 1000003) + 1);
@@ -226,11 +221,11 @@ void Nic::tick() {
     }
 
     if (m->m_msix_valid && m->m_msix_ready) {
-        stats_.msix++;
-        stats_.msix_per_vector[m->m_msix_vector & 31]++;
-        stats_.msix_last_addr[m->m_msix_vector & 31] = m->m_msix_addr;
-        stats_.msix_last_data[m->m_msix_vector & 31] = m->m_msix_data;
-        if (msix_hook_) msix_hook_(m->m_msix_vector & 31);
+        MsixMessage msg;
+        msg.vector = m->m_msix_vector & 31;
+        msg.addr = m->m_msix_addr;
+        msg.data = m->m_msix_data;
+        msix_delivered(msg);
     }
 
     pins_.arvalid = m->m_axi_arvalid;
@@ -263,19 +258,6 @@ void Nic::tick() {
 
 uint64_t Nic::fw_instret() const {
     return impl_->top->rootp->froce_core__DOT__fw__DOT__u_cpu__DOT__minstret_reg;
-}
-
-void Nic::console_byte(char c) {
-    stats_.console_bytes++;
-    if (c == '\r') return;
-    if (c != '\n' && console_line_.size() < 400) {
-        console_line_ += c;
-        return;
-    }
-    console_log_.push_back(console_line_);
-    if (console_log_.size() > 64) console_log_.pop_front();
-    if (cfg_.fw_console) std::fprintf(stderr, "fw %s: %s\n", cfg_.name.c_str(), console_line_.c_str());
-    console_line_.clear();
 }
 
 Status Nic::bar0_access(bool write, uint32_t off, uint32_t wdata, uint32_t *rdata) {
@@ -337,13 +319,6 @@ Status Nic::wait_doorbells(uint64_t max_cycles) {
         return s;
     }
     return Status();
-}
-
-bool Nic::tx_pop(std::vector<uint8_t> *frame) {
-    if (tx_done_.empty()) return false;
-    *frame = std::move(tx_done_.front());
-    tx_done_.pop_front();
-    return true;
 }
 
 std::string Nic::port_state() const {

@@ -3,15 +3,20 @@
 """Full-stack co-simulation: User-Mode Linux guests on the host's own root
 (hostfs) wired into a topology, running the standard RDMA tools.
 
-  sim/uml/cosim.py --topology {rxe-rxe,froce-froce,froce-rxe} [--short]
+  sim/uml/cosim.py --topology {rxe-rxe,froce-froce,froce-rxe,ecpix5-rxe} [--short]
                    [--keep RUN_DIR] [--timeout S] [--list]
-                   [--step-timeout S] [--setup-wait S] [--pcap] [--drop-pct P]
+                   [--step-timeout S] [--setup-wait S] [--pcap] [--drop-pct P] [--board core|alveo]
                    [--inject-fail STEP] [--inject-hang STEP] [--inject-expect STEP]
                    [--inject-calib STEP]
 
 rxe-rxe      two guests joined by a socketpair on vec0 (fd transport), rxe on both
 froce-froce  froce-uml-sim with two NICs, both guests load froce.ko
 froce-rxe    froce-uml-sim with one NIC and a wire fd; guest A froce, guest B rxe
+             (--board alveo: froce-uml-sim-alveo, each NIC the Alveo U200 board core
+             around froce_core instead of the bare core; both froce topologies)
+ecpix5-rxe   froce-ecpix5-sim (the ECPIX-5 board: RGMII to guest B's vec0, its UART
+             on guest B's /dev/ttyS1); guest B is the user's PC: rxe, unmodified
+             ibv_rc_pingpong against froce-pingpong driving the board over the UART
 
 Each step's output is printed under a header naming guest and command, with
 its exit status and duration; a step fails on a non-zero exit, a timeout or a
@@ -37,15 +42,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 INIT = os.path.join(HERE, "guest-init.sh")
 SIM = os.environ.get("FROCE_UML_SIM") or os.path.join(ROOT, "build", "bin", "froce-uml-sim")
+# the same simulator with the Alveo U200 board core as each NIC (--board alveo)
+SIM_ALVEO = os.environ.get("FROCE_UML_SIM_ALVEO") or os.path.join(ROOT, "build", "bin", "froce-uml-sim-alveo")
+BOARDS = ("core", "alveo")
 FROCE_KO = os.path.join(ROOT, "build", "uml", "froce.ko")
 # libibverbs appends "-rdmav34.so" to an absolute driver path
 PROVIDER = os.path.join(ROOT, "build", "provider", "libfroce")
 PROVIDER_SO = PROVIDER + "-rdmav34.so"
-TOPOLOGIES = ("rxe-rxe", "froce-froce", "froce-rxe")
+ECPIX5_SIM = os.environ.get("FROCE_ECPIX5_SIM") or os.path.join(ROOT, "build", "bin", "froce-ecpix5-sim")
+FROCE_PINGPONG = os.path.join(ROOT, "build", "fpga_common", "host", "froce-pingpong")
+TOPOLOGIES = ("rxe-rxe", "froce-froce", "froce-rxe", "ecpix5-rxe")
+# the simulated ECPIX-5 in ecpix5-rxe: the PC (guest B) reaches it at this
+# address and MAC (no ARP on the board: the PC gets a permanent neighbour)
+BOARD_IP = "10.77.0.1"
+BOARD_MAC = "02:00:00:77:00:01"
+BOARD_LINK = "/dev/ttyS1@3000000"
 VIRTIO_DEVICE_ID = 1234          # CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID
 # vec0's MTU: 9000 lets rxe-rxe run RoCE MTU 4096; against froce the rxe side
 # keeps 1500 (RoCE MTU 1024) like an ordinary Ethernet port
-VEC_MTU = {"rxe-rxe": 9000, "froce-rxe": 1500}
+VEC_MTU = {"rxe-rxe": 9000, "froce-rxe": 1500, "ecpix5-rxe": 1500}
 GUEST_MEM = "512M"
 # directories the guest mounts something else over: a run dir there would be
 # invisible (its tmpfs over /tmp, /run, /var/tmp and /dev/shm keeps the run
@@ -259,6 +274,8 @@ def plan(topology, short, bw=None, lossy=False):
     bw = (size, iterations) of ib_write_bw instead of the defaults; lossy: the
     wire loses frames (no UD pingpong: a lost datagram is never sent again and
     the tool waits for it forever)"""
+    if topology == "ecpix5-rxe":
+        return board_plan(short)
     kind = "rxe" if topology == "rxe-rxe" else "froce"
     pp_n, bw_s, bw_n, lat_n, tmo = SIZES[(kind, short)]
     if bw:
@@ -365,6 +382,37 @@ def plan(topology, short, bw=None, lossy=False):
     return steps
 
 
+def board_plan(short):
+    """ecpix5-rxe: guest B is the PC cabled to the board; both programs of a
+    pingpong run on it (their TCP exchange over localhost), the PC's
+    unmodified ibv_rc_pingpong on rxe and froce-pingpong on the UART"""
+    n, size, tmo = (10, 1024, 600) if short else (50, 4096, 1200)
+    steps = [Step("B", "ibv_devinfo", "ibv_devinfo -d $DEV", 60, expects=["state: PORT_ACTIVE"]),
+             Step("B", "neighbour for the board",
+                  "ip neigh replace %s lladdr %s dev $NETDEV nud permanent && ip neigh show %s"
+                  % (BOARD_IP, BOARD_MAC, BOARD_IP), 30, expects=["PERMANENT"])]
+    # a simulated board answers a UART request in milliseconds, not the
+    # 250 ms froce_uart_link allows a serial line, and its reset takes
+    # seconds: longer timeouts than on hardware
+    board = "FROCE_UART_TIMEOUT_MS=5000 %s --link %s --ip %s --mac %s -c -n %d -s %d --timeout-ms 120000" % (
+        FROCE_PINGPONG, BOARD_LINK, BOARD_IP, BOARD_MAC, n, size)
+    pc = "ibv_rc_pingpong -d $DEV -g $GIDX -c -n %d -s %d" % (n, size)
+    # a server starts first and listens on TCP 18515; the client retries
+    # until it is there; both must finish and print their summary, and
+    # ibv_rc_pingpong's -c check (it only prints "invalid data in page N")
+    # must find nothing
+    both = ("%s >/tmp/server.out 2>&1 & s=$!; sleep 2; for i in 1 2 3 4 5 6 7 8 9 10; do %s && c=0 && break; "
+            "c=$?; sleep 2; done; wait $s; r=$?; cat /tmp/server.out; echo \"server exit $r, client exit $c\"; "
+            "[ $r = 0 ] && [ $c = 0 ] && ! grep -q 'invalid data' /tmp/server.out")
+    steps.append(Step("B", "board client, PC server", both % (pc, board + " localhost"), tmo,
+                      expects=["iters in", "server exit 0, client exit 0"]))
+    steps.append(Step("B", "board server, PC client", both % (board, pc + " localhost"), tmo,
+                      expects=["iters in", "server exit 0, client exit 0"]))
+    for i, s in enumerate(steps, 1):
+        s.num = i
+    return steps
+
+
 def select_step(steps, selector):
     """a step by number or by GUEST:NAME-prefix (first match)"""
     if selector.isdigit():
@@ -437,6 +485,7 @@ class Run:
         self.umid = "cosim%d" % os.getpid()
         self.held = []           # socketpair ends, closed once the children hold them
         self.relay = None        # rxe-rxe with --drop-pct: LossyRelay
+        self.sim_bin = SIM_ALVEO if getattr(args, "board", "core") == "alveo" else SIM
 
     def log(self, msg):
         print("[%7.1fs] %s" % (time.monotonic() - self.t0, msg), flush=True)
@@ -454,14 +503,19 @@ class Run:
             raise Failure("UML kernel %s not executable" % kernel)
         self.kernel = kernel
         need = []
-        if self.topology != "rxe-rxe":
-            need = [(SIM, "froce-uml-sim (make -C sim/core uml-sim, or set FROCE_UML_SIM)"),
+        if self.topology == "ecpix5-rxe":
+            need = [(ECPIX5_SIM, "froce-ecpix5-sim (make -C sim/ecpix5)"),
+                    (FROCE_PINGPONG, "froce-pingpong (make -C fpga/common/host)")]
+        elif self.topology != "rxe-rxe":
+            need = [(SIM_ALVEO, "froce-uml-sim-alveo (make -C sim/core uml-sim-alveo, or set "
+                                "FROCE_UML_SIM_ALVEO)") if self.sim_bin == SIM_ALVEO else
+                    (SIM, "froce-uml-sim (make -C sim/core uml-sim, or set FROCE_UML_SIM)"),
                     (FROCE_KO, "UML froce.ko (sim/uml/build-kernel.sh)"),
                     (PROVIDER_SO, "provider (make -C provider)")]
         for path, what in need:
             if not os.path.exists(path):
                 raise Failure("missing %s: %s" % (path, what))
-        if self.topology != "rxe-rxe":
+        if self.topology not in ("rxe-rxe", "ecpix5-rxe"):
             stale = stale_sources(FROCE_KO, [os.path.join(ROOT, "driver"),
                                              os.path.join(ROOT, "include")])
             if stale:
@@ -494,12 +548,15 @@ class Run:
         if self.topology == "rxe-rxe":
             a = Guest("A", "rxe", "10.77.0.1", "10.77.0.2", cpus[0])
             b = Guest("B", "rxe", "10.77.0.2", "10.77.0.1", cpus[-1])
+        elif self.topology == "ecpix5-rxe":
+            a = None
+            b = Guest("B", "rxe", "10.77.0.2", BOARD_IP, c_guest)
         else:
             a = Guest("A", "froce", "10.77.0.1", "10.77.0.2", c_guest)
             b = Guest("B", "froce" if self.topology == "froce-froce" else "rxe",
                       "10.77.0.2", "10.77.0.1", c_guest)
         self.sim_cpu = c_sim
-        self.guests = {"A": a, "B": b}
+        self.guests = {g.name: g for g in (a, b) if g is not None}
         for s in self.steps:
             self.guests[s.guest].steps.append(s)
         for sel in self.args.inject_fail or []:
@@ -533,7 +590,7 @@ class Run:
     # ---- processes
     def start_sim(self, socks, wire_fd=None):
         ready = os.path.join(self.shm, "sim.ready")
-        cmd = ["taskset", "-c", str(self.sim_cpu), SIM]
+        cmd = ["taskset", "-c", str(self.sim_cpu), self.sim_bin]
         for s in socks:
             cmd += ["--sock", s]
         cmd += ["--ready-file", ready]
@@ -567,10 +624,26 @@ class Run:
                     return line.split(":")[1].strip()
         return "1000.000"
 
+    def lpj(self):
+        """loops_per_jiffy for the host's clock: UML calibrates its delay loop
+        at boot, and on a busy host it measures a fraction of the CPU (seen:
+        28 %), which makes every udelay() that much shorter - among them the
+        ~40000 x udelay(1) virt-pci waits for an MMIO read before it gives
+        up (about 11 ms instead of 40). Its loop is one iteration per cycle."""
+        hz = 100
+        try:
+            with open(os.path.join(os.path.dirname(self.kernel), ".config")) as f:
+                for line in f:
+                    if line.startswith("CONFIG_HZ="):
+                        hz = int(line.split("=")[1])
+        except (OSError, ValueError):
+            pass
+        return int(float(self.mhz()) * 1e6 / hz)
+
     def kernel_cmdline(self, g):
         words = ["umid=%s%s" % (self.umid, g.name), "uml_dir=" + os.path.join(self.shm, "uml"),
                  "mem=" + GUEST_MEM, "rootfstype=hostfs", "rootflags=/", "rw", "init=" + INIT,
-                 "con0=null,fd:1", "con=null", "ssl=null"] + g.extra
+                 "con0=null,fd:1", "con=null", "ssl=null", "lpj=%d" % self.lpj()] + g.extra
         env = {"COSIM_RUN": self.run_dir, "COSIM_GUEST": g.name, "COSIM_ROLE": g.role,
                "COSIM_IP": g.ip, "COSIM_PEER": g.peer, "COSIM_MHZ": self.mhz(),
                "COSIM_MTU": str(VEC_MTU.get(self.topology, 1500)),
@@ -596,6 +669,9 @@ class Run:
         self.log("guest %s (%s, %s) started on cpu %d" % (g.name, g.role, g.ip, g.cpu))
 
     def start(self):
+        if self.topology == "ecpix5-rxe":
+            self.start_board()
+            return
         a, b = self.guests["A"], self.guests["B"]
         socks = []
         if self.topology == "rxe-rxe" and self.args.drop_pct:
@@ -627,6 +703,42 @@ class Run:
         for g in (a, b):
             self.start_guest(g)
         # the children hold their ends now
+        for s in self.held:
+            s.close()
+        self.held = []
+
+    def start_board(self):
+        """the simulated ECPIX-5: its RGMII line is guest B's vec0, its UART
+        guest B's second serial line (/dev/ttyS1)"""
+        b = self.guests["B"]
+        wire_sim, wire_guest = self.socketpair()
+        uart_sim, uart_guest = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        for s in (uart_sim, uart_guest):
+            s.set_inheritable(True)
+        self.held += [uart_sim, uart_guest]
+        ready = os.path.join(self.shm, "sim.ready")
+        cmd = ["taskset", "-c", str(self.sim_cpu), ECPIX5_SIM, "--uart-fd", str(uart_sim.fileno()),
+               "--wire-fd", str(wire_sim.fileno()), "--ready-file", ready]
+        if self.args.pcap:
+            cmd += ["--pcap", os.path.join(self.run_dir, "wire.pcap")]
+        self.sim_log = os.path.join(self.run_dir, "froce-ecpix5-sim.log")
+        self.log("starting %s" % " ".join(cmd[3:]))
+        with open(self.sim_log, "w") as log:
+            self.sim = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                        pass_fds=(uart_sim.fileno(), wire_sim.fileno()),
+                                        start_new_session=True)
+        deadline = time.monotonic() + 30
+        while not os.path.exists(ready):
+            if self.sim.poll() is not None:
+                raise Failure("froce-ecpix5-sim exited with %d before it was ready (log: %s)"
+                              % (self.sim.returncode, self.sim_log))
+            if time.monotonic() > deadline:
+                raise Failure("froce-ecpix5-sim not ready after 30 s")
+            time.sleep(0.05)
+        b.fds.append(uart_guest.fileno())
+        b.extra.append("ssl1=fd:%d" % uart_guest.fileno())
+        self.vec(b, wire_guest, 2)
+        self.start_guest(b)
         for s in self.held:
             s.close()
         self.held = []
@@ -784,9 +896,10 @@ class Run:
                 # it exits 0 once every front end disconnected: fine after the froce
                 # guests powered off (the other guest may still be finishing its step)
                 alive = [g.name for g in self.guests.values()
-                         if g.role == "froce" and g.proc.poll() is None]
+                         if (g.role == "froce" or self.topology == "ecpix5-rxe")
+                         and g.proc.poll() is None]
                 if self.sim.returncode != 0 or alive:
-                    self.fail(None, "", "froce-uml-sim exited with %d while guest(s) %s ran "
+                    self.fail(None, "", "the simulator exited with %d while guest(s) %s ran "
                               "(log: %s)" % (self.sim.returncode, ",".join(alive) or "-",
                                              self.sim_log))
             for g in self.guests.values():
@@ -807,11 +920,11 @@ class Run:
             try:
                 rc = self.sim.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                self.fail(None, "", "froce-uml-sim still running 30 s after the guests ended")
+                self.fail(None, "", "the simulator still running 30 s after the guests ended")
             if rc != 0:
-                self.fail(None, "", "froce-uml-sim exited with %d (log: %s)"
+                self.fail(None, "", "the simulator exited with %d (log: %s)"
                           % (rc, self.sim_log))
-            self.log("froce-uml-sim exited 0")
+            self.log("the simulator exited 0")
 
     def kill_all(self):
         guests = [g.proc for g in self.guests.values() if g.proc is not None]
@@ -929,6 +1042,9 @@ def main(argv=None):
     ap.add_argument("--drop-pct", type=float, default=0.0, metavar="P",
                     help="lose P %% of the frames on the wire (froce topologies: froce-uml-sim's "
                          "fault injector; rxe-rxe: a relay in this script)")
+    ap.add_argument("--board", choices=BOARDS, default="core",
+                    help="the simulated NICs of the froce topologies: the bare froce_core (core) or the "
+                         "Alveo U200 board core around it (alveo: froce-uml-sim-alveo)")
     ap.add_argument("--inject-fail", action="append", metavar="STEP",
                     help="make STEP (number or GUEST:NAME prefix) exit 3 (harness self-test)")
     ap.add_argument("--step-timeout", type=int, metavar="S",
@@ -941,6 +1057,10 @@ def main(argv=None):
     ap.add_argument("--inject-expect", action="append", metavar="STEP",
                     help="add an expected string STEP never prints (harness self-test)")
     args = ap.parse_args(argv)
+    if args.topology == "ecpix5-rxe" and args.drop_pct:
+        ap.error("--drop-pct: not with ecpix5-rxe (the board's simulator has no fault injector)")
+    if args.board != "core" and args.topology not in ("froce-froce", "froce-rxe"):
+        ap.error("--board %s: only with froce-froce and froce-rxe" % args.board)
     if args.timeout is None:
         args.timeout = {"rxe-rxe": 600}.get(args.topology, 7200)
         if args.short:
@@ -952,8 +1072,9 @@ def main(argv=None):
         return 0
 
     run = Run(args)
-    run.log("cosim %s%s: %d steps" % (args.topology, " (short)" if args.short else "",
-                                      len(run.steps)))
+    run.log("cosim %s%s%s: %d steps" % (args.topology, " (short)" if args.short else "",
+                                        ", board %s" % args.board if args.board != "core" else "",
+                                        len(run.steps)))
 
     def on_signal(signum, frame):
         raise Failure("interrupted by signal %d" % signum)

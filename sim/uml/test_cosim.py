@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Unit tests of the pure parts of sim/uml/cosim.py (no UML needed):
   python3 sim/uml/test_cosim.py"""
+import contextlib
 import io
 import os
 import sys
@@ -145,10 +146,27 @@ class Plan(unittest.TestCase):
                     self.assertTrue(cl[0].command.endswith(" $PEER"))
                 self.assertEqual(len({s.sync for s in servers}), len(servers))
                 self.assertTrue(simulate(steps), (topo, short))
+                if topo == "ecpix5-rxe":
+                    continue
                 # each tool runs in both directions
                 for tool in ("ibv_rc_pingpong", "ib_write_bw"):
                     self.assertEqual({s.guest for s in servers if s.command.startswith(tool)},
                                      {"A", "B"})
+
+    def test_board_plan(self):
+        # one guest (the PC); the PC's own ibv_rc_pingpong against froce-pingpong,
+        # each as server once, the client to localhost
+        for short in (False, True):
+            steps = cosim.plan("ecpix5-rxe", short)
+            self.assertEqual({s.guest for s in steps}, {"B"})
+            pp = [s for s in steps if "froce-pingpong" in s.command]
+            self.assertEqual(len(pp), 2)
+            for s in pp:
+                self.assertIn("ibv_rc_pingpong -d $DEV -g $GIDX", s.command)
+                self.assertIn(cosim.BOARD_LINK, s.command)
+            self.assertTrue(pp[0].command.startswith("ibv_rc_pingpong"))
+            self.assertTrue(pp[1].command.startswith("FROCE_UART_TIMEOUT_MS=5000 " + cosim.FROCE_PINGPONG))
+            self.assertEqual(sum(s.command.count(" localhost") for s in pp), 2)
 
     def test_short_plan(self):
         tools = {s.command.split()[0] for s in cosim.plan("rxe-rxe", True)}
@@ -184,6 +202,21 @@ class Plan(unittest.TestCase):
         with redirect_stdout(buf):
             self.assertEqual(cosim.main(["--topology", "froce-froce", "--list"]), 0)
         self.assertIn("ib_write_lat", buf.getvalue())
+
+    def test_board_option(self):
+        """--board alveo picks froce-uml-sim-alveo, only for the froce topologies"""
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            self.assertEqual(cosim.main(["--topology", "froce-rxe", "--board", "alveo", "--list"]), 0)
+        self.assertIn("ib_write_bw", buf.getvalue())
+        with redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            with self.assertRaises(SystemExit):
+                cosim.main(["--topology", "rxe-rxe", "--board", "alveo", "--list"])
+        args = type("Args", (), {"topology": "froce-froce", "short": True, "bw": None, "drop_pct": 0.0,
+                                 "board": "alveo"})()
+        self.assertEqual(cosim.Run(args).sim_bin, cosim.SIM_ALVEO)
+        args.board = "core"
+        self.assertEqual(cosim.Run(args).sim_bin, cosim.SIM)
 
 
 if __name__ == "__main__":

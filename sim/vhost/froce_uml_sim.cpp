@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 // froce-uml-sim: simulated froce NICs for User-Mode Linux guests (PCI over
 // virtio, vhost-user). See README.md in this directory.
+//
+// Built twice (sim/core/Makefile): froce-uml-sim with the bare froce_core
+// (froce_sim::Nic), and with FROCE_UML_SIM_ALVEO defined
+// froce-uml-sim-alveo, whose NICs are the Alveo U200 board core
+// (froce_sim::AlveoNic). Same command line.
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -12,23 +17,37 @@
 #include <sys/socket.h>
 
 #include "uml_sim.h"
+#ifdef FROCE_UML_SIM_ALVEO
+#include "alveo_nic.h"
+#endif
 
 namespace {
+
+#ifdef FROCE_UML_SIM_ALVEO
+constexpr const char *kProg = "froce-uml-sim-alveo";
+constexpr const char *kBoard = "the Alveo U200 board core (fpga_core: XDMA bridge glue, MSI-X emitter, MAC, PCS, "
+                               "10GBASE-R lane)";
+#else
+constexpr const char *kProg = "froce-uml-sim";
+constexpr const char *kBoard = "the bare froce_core";
+#endif
 
 volatile sig_atomic_t g_stop = 0;
 void on_signal(int) { g_stop = 1; }
 
 void usage(FILE *f) {
     std::fprintf(f,
-                 "usage: froce-uml-sim --sock PATH [--sock PATH2] [--wire-fd FD] [--pcap FILE] [--drop-pct N]\n"
+                 "usage: %s --sock PATH [--sock PATH2] [--wire-fd FD] [--pcap FILE] [--drop-pct N]\n"
                  "                     [--seed N] [--ready-file F] [--mac-base HEX] [--quiet-fw]\n"
                  "                     [--chunk CYCLES] [--idle-chunk CYCLES]\n"
+                 "  each NIC:    %s\n"
                  "  one --sock:  NIC A, its Ethernet port on --wire-fd (an inherited AF_UNIX SOCK_DGRAM end,\n"
                  "               one frame per datagram, no FCS; required)\n"
                  "  two --sock:  NICs A and B joined by the simulated wire\n"
                  "  UML side:    linux ... virtio_uml.device=PATH:1234\n"
                  "  --mac-base:  MAC of NIC A as 12 hex digits (colons allowed), NIC i gets base + i;\n"
-                 "               default 02:00:00:00:00:01\n");
+                 "               default 02:00:00:00:00:01\n",
+                 kProg, kBoard);
 }
 
 bool parse_u64(const char *s, int base, uint64_t *v) {
@@ -147,6 +166,11 @@ int main(int argc, char **argv) {
     sigaction(SIGINT, &sa, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
 
+#ifdef FROCE_UML_SIM_ALVEO
+    cfg.make_nic = [](const froce_sim::NicConfig &nc) -> std::unique_ptr<froce_sim::NicModel> {
+        return std::make_unique<froce_sim::AlveoNic>(nc);
+    };
+#endif
     froce_vhost::UmlSim sim(cfg);
     froce_sim::Status s = sim.init();
     if (!s.ok()) {
@@ -154,8 +178,9 @@ int main(int argc, char **argv) {
         return 1;
     }
     for (size_t i = 0; i < cfg.socks.size(); i++)
-        std::printf("froce-uml-sim: NIC %c: listening on %s (%u UAR pages, %u MSI-X vectors)\n", char('A' + i),
-                    cfg.socks[i].c_str(), sim.unic(unsigned(i)).num_uar_pages(), sim.unic(unsigned(i)).num_vectors());
+        std::printf("froce-uml-sim: NIC %c: listening on %s (%s; %u UAR pages, %u MSI-X vectors)\n", char('A' + i),
+                    cfg.socks[i].c_str(), sim.unic(unsigned(i)).nic().board(), sim.unic(unsigned(i)).num_uar_pages(),
+                    sim.unic(unsigned(i)).num_vectors());
     std::fflush(stdout);
     int rc = 0;
     for (;;) {

@@ -15,11 +15,15 @@
 #include <unistd.h>
 
 #include "froce_hw.h"
+#include "nic.h"
+#include "sim.h"
 
 namespace froce_vhost {
 
+using froce_sim::MsixMessage;
 using froce_sim::Nic;
 using froce_sim::NicConfig;
+using froce_sim::NicModel;
 
 namespace {
 
@@ -36,7 +40,7 @@ uint64_t now_ns() {
 
 // ---- UmlNic --------------------------------------------------------------------------
 
-UmlNic::UmlNic(Nic &nic, uint64_t mac, unsigned index)
+UmlNic::UmlNic(NicModel &nic, uint64_t mac, unsigned index)
     : nic_(nic), vu_("NIC " + nic.name()), mac_(mac), index_(index) {}
 
 void UmlNic::warn(const char *fmt, ...) {
@@ -78,9 +82,12 @@ Status UmlNic::init() {
     shadow_.assign(num_pages_, Shadow());
     for (auto &e : msix_table_) e = {0, 0, 0, 1};
     nic_.mem().set_backing([this](uint64_t a, uint64_t n) { return vu_.mem().gpa(a, n); });
-    nic_.set_msix_hook([this](unsigned v) { queue_msi(v); });
+    nic_.set_msix_message_hook([this](const MsixMessage &m) { queue_msi(m); });
+    msix_state_to_model();
     return Status();
 }
+
+void UmlNic::msix_state_to_model() { nic_.set_msix_state(cfg_->msix_enabled(), cfg_->msix_function_masked()); }
 
 uint64_t UmlNic::activity() const {
     const froce_sim::NicStats &s = nic_.stats();
@@ -97,6 +104,7 @@ void UmlNic::on_disconnect() {
     for (auto &e : msix_table_) e = {0, 0, 0, 1};
     cfg_->write(0x04, 2, 0);                               // command register
     cfg_->write(kMsixCapOffset + 2, 2, 0);                 // MSI-X off
+    msix_state_to_model();
 }
 
 // ---- command queue ---------------------------------------------------------------------
@@ -160,6 +168,7 @@ Status UmlNic::request(Chain &c, uint32_t *written) {
         uint64_t v = 0;
         std::memcpy(&v, data, size);
         if (addr < PciConfig::kSize) cfg_->write(uint32_t(addr), size, v);
+        msix_state_to_model();
         st_.cfg_writes++;
         return Status();
     }
@@ -169,7 +178,9 @@ Status UmlNic::request(Chain &c, uint32_t *written) {
         std::vector<uint8_t> buf(size, 0xff);
         const uint64_t t0 = now_ns();
         mmio_read(bar, addr, size, buf.data());
-        st_.read_ns += now_ns() - t0;
+        const uint64_t dt = now_ns() - t0;
+        st_.read_ns += dt;
+        st_.read_ns_max = std::max(st_.read_ns_max, dt);
         *written = c.write(buf.data(), size);
         st_.mmio_reads++;
         return Status();
@@ -353,8 +364,8 @@ void UmlNic::scan_shadow() {
 
 // ---- MSI-X ---------------------------------------------------------------------------------------
 
-void UmlNic::queue_msi(unsigned vector) {
-    msi_q_.push_back(vector);
+void UmlNic::queue_msi(const MsixMessage &m) {
+    msi_q_.push_back(m);
     if (msi_q_.size() > st_.msi_backlog_max) st_.msi_backlog_max = msi_q_.size();
 }
 
@@ -376,15 +387,22 @@ Status UmlNic::flush_msi() {
         int r = q.pop(vu_.mem(), &c, &err);
         if (r == 0) break;   // no free buffer: the rest waits
         if (r < 0) return errorf("NIC %s: interrupt queue: %s", nic_.name().c_str(), err.c_str());
-        const unsigned v = msi_q_.front();
-        const auto &e = msix_table_[v & 31];
+        // a board's message is what its emitter wrote; the bare core's
+        // request is composed from the table as it is now
+        const MsixMessage &m = msi_q_.front();
+        uint64_t addr = m.addr;
+        uint32_t data = m.data;
+        if (!nic_.sends_msix_messages()) {
+            const auto &e = msix_table_[m.vector & 31];
+            addr = uint64_t(e[1]) << 32 | e[0];
+            data = e[2];
+        }
         uint8_t msg[kPcidevHdr + 4] = {};
         msg[0] = PCIDEV_OP_MSI;
         const uint32_t size = 4;
-        const uint64_t addr = uint64_t(e[1]) << 32 | e[0];
         std::memcpy(msg + 4, &size, 4);
         std::memcpy(msg + 8, &addr, 8);
-        std::memcpy(msg + kPcidevHdr, &e[2], 4);
+        std::memcpy(msg + kPcidevHdr, &data, 4);
         if (c.in_len < sizeof msg)
             return errorf("NIC %s: interrupt buffer of %u bytes, need %zu", nic_.name().c_str(), c.in_len, sizeof msg);
         q.push(c.head, c.write(msg, sizeof msg));
@@ -397,6 +415,12 @@ Status UmlNic::flush_msi() {
 }
 
 void UmlNic::check_dma() {
+    const std::vector<std::string> &viol = nic_.mem().violations();
+    if (viol.size() > dma_viol_seen_) {
+        st_.dma_violations += viol.size() - dma_viol_seen_;
+        warn("AXI protocol violation on the DMA port: %s", viol.back().c_str());
+        dma_viol_seen_ = viol.size();
+    }
     const froce_sim::AxiMemStats &m = nic_.mem().stats();
     if (m.err_beats == dma_err_seen_) return;
     st_.dma_errors += m.err_beats - dma_err_seen_;
@@ -419,33 +443,31 @@ Status UmlSim::init() {
     f1.drop = f2.drop = cfg_.drop_pct / 100.0;
     f1.seed = cfg_.seed;
     f2.seed = cfg_.seed + 1;
-    if (n == 2) {
-        froce_sim::SimConfig sc;
-        sc.a.seed = cfg_.seed;
-        sc.b.seed = cfg_.seed + 1;
-        sc.a.fw_console = sc.b.fw_console = cfg_.fw_console;
-        sc.a_to_b = f1;
-        sc.b_to_a = f2;
-        sc.pcap = cfg_.pcap;
-        sim_ = std::make_unique<froce_sim::Sim>(sc);
-        FROCE_TRY(sim_->init_status());
-        for (unsigned i = 0; i < 2; i++) unics_.push_back(std::make_unique<UmlNic>(sim_->nic(int(i)), cfg_.mac_base + i, i));
-    } else {
-        NicConfig nc;
-        nc.name = "A";
-        nc.seed = cfg_.seed;
-        nc.fw_console = cfg_.fw_console;
-        if (!cfg_.pcap.empty()) {
-            tap_ = std::make_unique<froce::PcapTap>(cfg_.pcap, froce_sim::kNsPerCycle);
-            if (!tap_->ok()) return errorf("pcap %s: cannot write", cfg_.pcap.c_str());
-        }
-        std::string e = f1.check();
+    for (const froce::FaultConfig *f : {&f1, &f2}) {
+        std::string e = f->check();
         if (!e.empty()) return errorf("wire: %s", e.c_str());
+    }
+    if (!cfg_.pcap.empty()) {
+        tap_ = std::make_unique<froce::PcapTap>(cfg_.pcap, froce_sim::kNsPerCycle);
+        if (!tap_->ok()) return errorf("pcap %s: cannot write", cfg_.pcap.c_str());
+    }
+    // two NICs: the wires between them (sim.h's arrangement); one NIC: the
+    // wire to and from the fd
+    if (n == 2) {
+        ab_ = std::make_unique<froce::Wire>(f1, tap_.get());
+        ba_ = std::make_unique<froce::Wire>(f2, tap_.get());
+    } else {
         to_fd_ = std::make_unique<froce::Wire>(f1, tap_.get());
         from_fd_ = std::make_unique<froce::Wire>(f2, tap_.get());
-        nic_ = std::make_unique<Nic>(nc);
-        nic_->set_stepper([this] { step1(); });
-        unics_.push_back(std::make_unique<UmlNic>(*nic_, cfg_.mac_base, 0));
+    }
+    for (unsigned i = 0; i < n; i++) {
+        NicConfig nc;
+        nc.name = std::string(1, char('A' + i));
+        nc.seed = cfg_.seed + i;
+        nc.fw_console = cfg_.fw_console;
+        nics_.push_back(cfg_.make_nic ? cfg_.make_nic(nc) : std::make_unique<Nic>(nc));
+        nics_.back()->set_stepper([this] { step(1); });
+        unics_.push_back(std::make_unique<UmlNic>(*nics_.back(), cfg_.mac_base + i, i));
     }
     for (auto &u : unics_) FROCE_TRY(u->init());
     ever_connected_.assign(unics_.size(), false);
@@ -463,28 +485,40 @@ Status UmlSim::init() {
     return Status();
 }
 
-uint64_t UmlSim::cycle() const { return sim_ ? sim_->cycle() : cycle1_; }
+uint64_t UmlSim::cycle() const { return cycle_; }
 
 void UmlSim::step1() {
-    nic_->tick();
+    NicModel &nic = *nics_[0];
+    nic.tick();
     std::vector<uint8_t> f;
-    while (nic_->tx_pop(&f)) to_fd_->send(std::move(f), cycle1_);
-    while (from_fd_->receive(&f, cycle1_)) nic_->rx_push(std::move(f));
-    cycle1_++;
+    while (nic.tx_pop(&f)) to_fd_->send(std::move(f), cycle_);
+    while (from_fd_->receive(&f, cycle_)) nic.rx_push(std::move(f));
+    cycle_++;
+}
+
+void UmlSim::step2() {
+    NicModel &a = *nics_[0], &b = *nics_[1];
+    a.tick();
+    b.tick();
+    std::vector<uint8_t> f;
+    while (a.tx_pop(&f)) ab_->send(std::move(f), cycle_);
+    while (b.tx_pop(&f)) ba_->send(std::move(f), cycle_);
+    while (ab_->receive(&f, cycle_)) b.rx_push(std::move(f));
+    while (ba_->receive(&f, cycle_)) a.rx_push(std::move(f));
+    cycle_++;
 }
 
 void UmlSim::step(uint64_t n) {
-    if (sim_) {
-        sim_->step(n);
-        return;
+    for (uint64_t i = 0; i < n; i++) {
+        if (nics_.size() == 2) step2();
+        else step1();
     }
-    for (uint64_t i = 0; i < n; i++) step1();
 }
 
 void UmlSim::pump_wire_fd_out() {
     if (!to_fd_) return;
     std::vector<uint8_t> f;
-    while (to_fd_->receive(&f, cycle1_)) {
+    while (to_fd_->receive(&f, cycle_)) {
         if (cfg_.wire_fd < 0) continue;
         ssize_t r;
         do {
@@ -498,12 +532,12 @@ void UmlSim::pump_wire_fd_out() {
 void UmlSim::pump_wire_fd_in() {
     if (cfg_.wire_fd < 0 || !from_fd_) return;
     // at most a few frames ahead of the NIC: the socket buffer holds the rest
-    while (nic_->rx_pending() < 16) {
+    while (nics_[0]->rx_pending() < 16) {
         ssize_t r = ::recv(cfg_.wire_fd, rxbuf_.data(), rxbuf_.size(), MSG_DONTWAIT);
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) break;
         fd_rx_++;
-        from_fd_->send(std::vector<uint8_t>(rxbuf_.begin(), rxbuf_.begin() + r), cycle1_);
+        from_fd_->send(std::vector<uint8_t>(rxbuf_.begin(), rxbuf_.begin() + r), cycle_);
     }
 }
 
@@ -532,7 +566,7 @@ Status UmlSim::round(bool *all_gone) {
                 }
         }
     }
-    if (cfg_.wire_fd >= 0 && nic_ && nic_->rx_pending() < 16) {
+    if (cfg_.wire_fd >= 0 && from_fd_ && nics_[0]->rx_pending() < 16) {
         pf.push_back({cfg_.wire_fd, POLLIN, 0});
         src.push_back({0, 4});
     }
@@ -629,21 +663,37 @@ std::string UmlSim::stats_line() const {
     int n = std::snprintf(buf, sizeof buf, "froce-uml-sim: stats: cycles %" PRIu64, cycle());
     for (const auto &u : unics_) {
         const UmlNicStats &s = u->stats();
-        Nic &nic = u->nic();
+        const NicModel &nic = u->nic();
         n += std::snprintf(buf + n, sizeof buf - size_t(n),
-                           "; NIC %s: mmio reads %" PRIu64 " writes %" PRIu64 " (avg read %.1f us), cfg reads %" PRIu64
+                           "; NIC %s: mmio reads %" PRIu64 " writes %" PRIu64 " (avg read %.1f us, max %.1f us), cfg reads %" PRIu64
                            " writes %" PRIu64 ", doorbells %" PRIu64 " (bar2 %" PRIu64 " shadow %" PRIu64
                            "), msis %" PRIu64 " (backlog max %" PRIu64 "), frames tx %" PRIu64 " rx %" PRIu64
-                           ", dma errors %" PRIu64 ", mmio errors %" PRIu64,
+                           ", dma errors %" PRIu64 " (protocol violations %" PRIu64 "), mmio errors %" PRIu64,
                            nic.name().c_str(), s.mmio_reads, s.mmio_writes,
-                           s.mmio_reads ? double(s.read_ns) / 1000.0 / double(s.mmio_reads) : 0.0, s.cfg_reads,
+                           s.mmio_reads ? double(s.read_ns) / 1000.0 / double(s.mmio_reads) : 0.0,
+                           double(s.read_ns_max) / 1000.0, s.cfg_reads,
                            s.cfg_writes, nic.stats().doorbells, s.bar2_doorbells, s.shadow_doorbells, s.msi_sent,
                            s.msi_backlog_max, nic.stats().tx_frames, nic.stats().rx_frames, s.dma_errors,
-                           s.mmio_errors);
+                           s.dma_violations, s.mmio_errors);
+        if (n >= int(sizeof buf)) break;
+        const std::string extra = nic.extra_stats();
+        if (!extra.empty()) n += std::snprintf(buf + n, sizeof buf - size_t(n), ", %s", extra.c_str());
         if (n >= int(sizeof buf)) break;
     }
     std::string out(buf);
-    if (sim_) out += "; wire: " + sim_->stats_line();
+    if (ab_) {
+        auto w = [](const char *name, const froce::WireStats &ws) {
+            char b[256];
+            std::snprintf(b, sizeof b,
+                          "%s sent %" PRIu64 " delivered %" PRIu64 " dropped %" PRIu64 " dup %" PRIu64
+                          " reordered %" PRIu64 " corrupted %" PRIu64,
+                          name, ws.sent, ws.delivered, ws.dropped, ws.duplicated, ws.reordered, ws.corrupted);
+            return std::string(b);
+        };
+        char c[64];
+        std::snprintf(c, sizeof c, "; wire: cycles %" PRIu64 "; ", cycle_);
+        out += c + w("A->B", ab_->stats()) + "; " + w("B->A", ba_->stats());
+    }
     if (to_fd_) {
         char w[192];
         std::snprintf(w, sizeof w, "; wire fd: to %" PRIu64 " (lost %" PRIu64 ") from %" PRIu64 ", dropped %" PRIu64,

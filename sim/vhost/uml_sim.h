@@ -3,25 +3,27 @@
 // virtio (arch/um/drivers/virt-pci.c). See README.md in this directory.
 //
 //   UmlNic  one PCI function: the vhost-user connection (vhost_user.h), its
-//           config space (pci_config.h), MMIO on BAR0/BAR2 to one Nic, the
+//           config space (pci_config.h), MMIO on BAR0/BAR2 to one NIC model
+//           (nic_model.h: the bare core, Nic, or a board, AlveoNic), the
 //           platform registers (CAPS.UAR_SHADOW, MAC_LO/HI, UAR_SHADOW_*),
 //           DMA into guest memory through the memory table, MSI-X messages
 //           on the interrupt queue, shadow-UAR polling.
 //   UmlSim  one NIC on an inherited datagram socket (--wire-fd) or two NICs
-//           on the simulated wire (sim.h), and the loop: short simulation
-//           chunks between non-blocking polls, throttled when idle.
+//           on the simulated wire (froce::Wire, one per direction), stepped
+//           in lockstep, and the loop: short simulation chunks between
+//           non-blocking polls, throttled when idle.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "nic.h"
+#include "nic_model.h"
 #include "pci_config.h"
-#include "sim.h"
 #include "vhost_user.h"
 #include "wire.h"
 
@@ -49,17 +51,19 @@ struct UmlNicStats {
     uint64_t bar2_doorbells = 0, shadow_doorbells = 0;
     uint64_t msi_sent = 0, msi_backlog_max = 0, msi_not_enabled = 0;
     uint64_t dma_errors = 0;
+    uint64_t dma_violations = 0;       // AXI protocol violations AxiMem saw on the model's DMA port
     uint64_t read_ns = 0;              // time spent answering MMIO reads (model included)
+    uint64_t read_ns_max = 0;          // the longest of them (UML gives up after about 40 ms)
 };
 
 class UmlNic {
 public:
-    UmlNic(froce_sim::Nic &nic, uint64_t mac, unsigned index);
+    UmlNic(froce_sim::NicModel &nic, uint64_t mac, unsigned index);
     // Reads UAR_INFO, IRQ_INFO and CAPS from the model, builds the config
     // space, puts the NIC's host memory onto guest memory, hooks MSI-X.
     Status init();
 
-    froce_sim::Nic &nic() { return nic_; }
+    froce_sim::NicModel &nic() { return nic_; }
     VhostUserDevice &vu() { return vu_; }
     const PciConfig &config() const { return *cfg_; }
     const UmlNicStats &stats() const { return st_; }
@@ -69,14 +73,15 @@ public:
     // Answers every request waiting on the command queue. A malformed
     // request is an error (protocol violation by the front end).
     Status service_commands();
-    // An MSI-X request of the core; sent by flush_msi().
-    void queue_msi(unsigned vector);
+    // An MSI-X interrupt of the model; sent by flush_msi().
+    void queue_msi(const froce_sim::MsixMessage &m);
     // Sends queued MSIs while the guest has interrupt buffers posted.
     Status flush_msi();
     size_t msi_backlog() const { return msi_q_.size(); }
     // Turns changed slots of the bound shadow UAR pages into doorbells.
     void scan_shadow();
-    // Reports DMA the memory table did not cover (DECERR).
+    // Reports DMA the memory table did not cover (DECERR) and AXI protocol
+    // violations on the DMA port.
     void check_dma();
     // The front end went away: bindings and queued interrupts are dropped.
     void on_disconnect();
@@ -84,7 +89,7 @@ public:
     uint64_t activity() const;
 
 private:
-    froce_sim::Nic &nic_;
+    froce_sim::NicModel &nic_;
     VhostUserDevice vu_;
     std::unique_ptr<PciConfig> cfg_;
     uint64_t mac_;
@@ -93,8 +98,11 @@ private:
     uint32_t caps_ = 0;
     UmlNicStats st_;
     std::array<std::array<uint32_t, 4>, 32> msix_table_{};   // addr lo, addr hi, data, control
-    std::deque<unsigned> msi_q_;
+    // interrupts to send; from a model that writes its messages
+    // (sends_msix_messages) with the message, else composed from the table
+    std::deque<froce_sim::MsixMessage> msi_q_;
     uint64_t dma_err_seen_ = 0;
+    size_t dma_viol_seen_ = 0;
     uint32_t shadow_index_ = 0, shadow_lo_ = 0, shadow_hi_ = 0;
     struct Shadow {
         uint64_t gpa = 0;
@@ -113,7 +121,12 @@ private:
     uint32_t bar0_read(uint32_t off);
     void bar0_write(uint32_t off, uint32_t v);
     void shadow_commit();
+    // the capability's Enable and Function Mask to the model
+    void msix_state_to_model();
 };
+
+// Makes the NIC model of a UmlSim (empty: the bare core, froce_sim::Nic).
+using NicFactory = std::function<std::unique_ptr<froce_sim::NicModel>(const froce_sim::NicConfig &)>;
 
 struct UmlSimConfig {
     std::vector<std::string> socks;     // one socket per NIC (empty: tests adopt connections)
@@ -129,6 +142,7 @@ struct UmlSimConfig {
     uint64_t idle_cycles = 200000;      // no activity for this long: throttle
     int idle_poll_ms = 1;               // poll timeout between chunks when throttled
     bool fw_console = true;
+    NicFactory make_nic;                // the NIC model (empty: the bare core)
 };
 
 class UmlSim {
@@ -154,11 +168,11 @@ public:
 
 private:
     UmlSimConfig cfg_;
-    std::unique_ptr<froce_sim::Sim> sim_;          // two NICs
-    std::unique_ptr<froce_sim::Nic> nic_;          // one NIC
+    std::vector<std::unique_ptr<froce_sim::NicModel>> nics_;
     std::unique_ptr<froce::PcapTap> tap_;
-    std::unique_ptr<froce::Wire> to_fd_, from_fd_;
-    uint64_t cycle1_ = 0;                          // one-NIC cycle count
+    std::unique_ptr<froce::Wire> ab_, ba_;         // two NICs: A->B, B->A
+    std::unique_ptr<froce::Wire> to_fd_, from_fd_; // one NIC: to and from the wire fd
+    uint64_t cycle_ = 0;
     std::vector<std::unique_ptr<UmlNic>> unics_;
     std::vector<bool> ever_connected_;
     uint64_t last_activity_ = 0, last_active_cycle_ = 0;
@@ -167,6 +181,7 @@ private:
     std::vector<uint8_t> rxbuf_;
 
     void step1();
+    void step2();
     void pump_wire_fd_out();
     void pump_wire_fd_in();
 };

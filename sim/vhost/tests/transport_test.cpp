@@ -9,10 +9,17 @@
 //   firmware's DMA into the memfd (QUERY_FW through the mailbox, completion
 //   EQE on EQ 0); the MSI on the interrupt queue with the address/data the
 //   "guest" wrote into the MSI-X table; MSIs beyond the free interrupt
-//   buffers are held and sent when buffers come back; a shadow-UAR doorbell
+//   buffers are held and sent when buffers come back; the Function Mask holds
+//   an interrupt until it is cleared; a shadow-UAR doorbell
 //   and a BAR2 doorbell reaching the model; DMA outside the memory table
-//   answered DECERR and counted; malformed messages refused; disconnect.
+//   answered DECERR and counted; malformed messages refused; no AXI protocol
+//   violation on the DMA port (on the board also: every MSI-X request of the
+//   core written by the emitter and taken as an interrupt, BAR IDs echoed,
+//   block lock); disconnect.
 // One "ok <case>" / "FAIL <case>: why" line per case; exit 1 on any failure.
+// Built a second time with FROCE_UML_SIM_ALVEO as
+// froce-uml-transport-test-alveo: the same cases against the Alveo U200
+// board core (AlveoNic), whose MSI-X messages come from its emitter.
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -31,6 +38,9 @@
 #include "hwfield.h"
 #include "mailbox.h"
 #include "uml_sim.h"
+#ifdef FROCE_UML_SIM_ALVEO
+#include "alveo_nic.h"
+#endif
 
 using namespace froce_vhost;
 using froce_sim::ld32;
@@ -297,6 +307,11 @@ int main() {
     UmlSimConfig cfg;
     cfg.nics = 1;
     cfg.fw_console = false;
+#ifdef FROCE_UML_SIM_ALVEO
+    cfg.make_nic = [](const froce_sim::NicConfig &nc) -> std::unique_ptr<froce_sim::NicModel> {
+        return std::make_unique<froce_sim::AlveoNic>(nc);
+    };
+#endif
     int wire[2];   // the NIC's Ethernet port: [1] is the simulator's end
     if (::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0, wire) != 0) return 1;
     cfg.wire_fd = wire[1];
@@ -481,7 +496,8 @@ int main() {
     {
         const unsigned free_bufs = 9;   // 10 posted, one used above
         const uint64_t sent0 = un.stats().msi_sent;
-        for (int i = 0; i < 12; i++) un.queue_msi(0);
+        // vector 0's message as the guest programmed it (a board's model sends the message it got)
+        for (int i = 0; i < 12; i++) un.queue_msi(froce_sim::MsixMessage{0, 0xa0000, kMsiData});
         bool ok = fe.pump([&] { return un.stats().msi_sent - sent0 == free_bufs; }, 50, &err);
         // stays there
         for (int i = 0; i < 20; i++) {
@@ -505,9 +521,53 @@ int main() {
                un.msi_backlog());
     }
 
+    // ---- the capability's Function Mask holds an interrupt; clearing it sends
+    // it. The bare core's requests wait in UmlNic; a board's emitter (its
+    // msix_func_mask input follows the config space) keeps the vector's PBA
+    // bit and writes the message on unmask ----
+    {
+        uint8_t op = 0;
+        uint64_t a = 0;
+        uint32_t d = 0;
+        bool ok = true;
+        while (ok && fe.used_idx(kQ1Used) != fe.q1_used_seen) ok = fe.next_irq(&op, &a, &d, 1, &err);
+        for (uint16_t i = 0; i < 3; i++) fe.post_irq_buf(i);
+        fe.do_kick(1);
+        const bool board = un.nic().sends_msix_messages();
+        const uint64_t sent0 = un.stats().msi_sent;
+        ok = ok && fe.cfg_write(kMsixCapOffset + 2, 2, 0xc000, &err) && un.config().msix_function_masked();
+        // EQ 0 armed again past the EQE read above, then a command with its completion event
+        uint8_t *blk = fe.at(kCmdBlock);
+        uint32_t in_len = 0, out_len = 0;
+        froce_sim::cmd_sizes(FROCE_CMD_QUERY_FW, &in_len, &out_len);
+        std::memset(blk, 0, 64);
+        const uint16_t token = 0x2345;
+        st32(blk + 0, FROCE_CMD_QUERY_FW | uint32_t(token) << FROCE_MBOX_HDR_TOKEN_SHIFT);
+        st32(blk + 4, in_len | out_len << FROCE_MBOX_HDR_OUT_LEN_SHIFT);
+        ok = ok && fe.wr32(FROCE_REG_EQ_DOORBELL, FROCE_REG_EQ_DOORBELL_ARM_MASK | 1, &err) &&
+             fe.wr32(FROCE_REG_CMD_ADDR_LO, uint32_t(FrontEnd::gpa(kCmdBlock)), &err) &&
+             fe.wr32(FROCE_REG_CMD_DOORBELL, token | FROCE_REG_CMD_DOORBELL_EVENT_MASK, &err);
+        ok = ok && fe.pump([&] { return (__atomic_load_n(reinterpret_cast<uint32_t *>(blk + 12), __ATOMIC_ACQUIRE) &
+                                         FROCE_MBOX_HDR_DONE_MASK) != 0; },
+                           20000, &err);
+        for (int i = 0; ok && i < 200; i++) {
+            bool gone;
+            (void)sim.round(&gone);
+        }
+        uint32_t pba = 0;
+        ok = ok && fe.rd32(FROCE_BAR0_MSIX_PBA_BASE, &pba, &err);
+        const bool held = un.stats().msi_sent == sent0 && (!board || (pba & 1));
+        ok = ok && held && fe.cfg_write(kMsixCapOffset + 2, 2, 0x8000, &err) && fe.next_irq(&op, &a, &d, 2000, &err) &&
+             op == PCIDEV_OP_MSI && a == 0xa0000 && d == kMsiData && un.stats().msi_sent == sent0 + 1;
+        uint32_t pba_after = 0;
+        ok = ok && fe.rd32(FROCE_BAR0_MSIX_PBA_BASE, &pba_after, &err) && (pba_after & 1) == 0;
+        result(ok, "msi-function-mask", "%s (held %d, PBA %#x then %#x, sent %" PRIu64 ", message %#" PRIx64 "/%u)",
+               err.c_str(), int(held), pba, pba_after, un.stats().msi_sent - sent0, a, d);
+    }
+
     // ---- shadow UAR and BAR2 doorbells reach the model ----
     {
-        froce_sim::Nic &nic = un.nic();
+        froce_sim::NicModel &nic = un.nic();
         const uint64_t db0 = nic.stats().doorbells;
         bool ok = fe.wr32(FROCE_REG_UAR_SHADOW_INDEX, 3, &err) &&
                   fe.wr32(FROCE_REG_UAR_SHADOW_ADDR_LO, uint32_t(FrontEnd::gpa(kShadowPage)), &err) &&
@@ -552,7 +612,7 @@ int main() {
         ok = ok && fe.cfg_read(0, 2, &vend, &err) && vend == FROCE_PCI_VENDOR_ID;
         // as 6.1 really sends it: the 24-byte message of a config write, bar
         // 2, size = length: 16 bytes of BAR2 = two doorbells
-        froce_sim::Nic &nic = un.nic();
+        froce_sim::NicModel &nic = un.nic();
         const uint64_t db0 = nic.stats().doorbells;
         uint8_t padded[8] = {0x11, 0, 0, 0, 0, 0, 0, 0};
         ok = ok && fe.request(PCIDEV_OP_CFG_WRITE, 2, (1u << FROCE_UAR_PAGE_SHIFT) + 8 * 8, 16, padded, 8, nullptr,
@@ -578,7 +638,7 @@ int main() {
 
     // ---- a frame from the wire fd (one datagram, no FCS) reaches the NIC's Ethernet RX ----
     {
-        froce_sim::Nic &nic = un.nic();
+        froce_sim::NicModel &nic = un.nic();
         const uint64_t rx0 = nic.stats().rx_frames;
         std::vector<uint8_t> arp(42, 0);
         std::memset(arp.data(), 0xff, 6);                              // broadcast
@@ -642,6 +702,26 @@ int main() {
             why += " short request accepted;";
         }
         result(all, "malformed-refused", "%s", why.c_str());
+    }
+
+    // ---- no AXI protocol violation on the DMA port over the whole run; on the
+    // board every emitter message was taken as an interrupt, no BAR
+    // transaction came back with a wrong ID, the PCS found block lock ----
+    {
+        bool ok = un.stats().dma_violations == 0;
+        std::string what = "dma protocol violations " + std::to_string(un.stats().dma_violations);
+#ifdef FROCE_UML_SIM_ALVEO
+        const auto *board = dynamic_cast<const froce_sim::AlveoNic *>(&un.nic());
+        ok = ok && board;
+        if (board) {
+            const froce_sim::AlveoStats &b = board->board_stats();
+            ok = ok && b.bar_protocol_errors == 0 && b.msi_errors == 0 && b.stray_emitter_writes == 0 &&
+                 b.msi_writes == b.emitter_sent && b.emitter_sent == b.core_msix_requests && b.msi_writes >= 2 &&
+                 b.link_up_cycle != 0;
+            what += "; " + board->extra_stats();
+        }
+#endif
+        result(ok, "dma-and-board-clean", "%s", what.c_str());
     }
 
     // ---- the front end goes away ----
