@@ -3,8 +3,9 @@
 # Run as root (or with sudo available). Safe to run again: it installs only what
 # is missing and does nothing when everything is present.
 #
-#   scripts/deps.sh          install what is missing
-#   scripts/deps.sh --check  only report what is missing (exit 1 if anything is)
+#   scripts/deps.sh          install what is missing, then the pinned PyPI
+#                            venvs (cocotb, the ECP5 tools) into the user's cache
+#   scripts/deps.sh --check  only report missing Debian packages (exit 1 if any is)
 set -euo pipefail
 
 check_only=0
@@ -19,6 +20,8 @@ packages=(
 	verilator iverilog yosys
 	# tclsh: the board build scripts run under a mocked Vivado (fpga/alveo_u200, make check)
 	tcl
+	# loads the ECPIX-5 bitstream over the board's FT2232H (make -C fpga/ecpix5 prog / flash)
+	openfpgaloader
 	# soft core firmware; picolibc: the C library of its unit tests on the core
 	gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 	# host tools and fuzzing
@@ -37,8 +40,25 @@ for p in "${packages[@]}"; do
 	[[ $status == "install ok installed" ]] || missing+=("$p")
 done
 
+# The PyPI tools live in venvs outside the checkout, keyed by their pins
+# (scripts/cocotb_venv.sh, scripts/ecp5_tools.sh); each script installs its
+# venv on first use, so this only saves that wait (and needs PyPI now rather
+# than later). Under sudo they go into the invoking user's cache, not root's.
+install_venvs() {
+	local script as_user=()
+	if [[ $(id -u) -eq 0 && -n ${SUDO_USER:-} && $SUDO_USER != root ]]; then
+		as_user=(sudo -u "$SUDO_USER" -H)
+	fi
+	for script in scripts/cocotb_venv.sh scripts/ecp5_tools.sh; do
+		echo "deps: $script -> $("${as_user[@]}" bash "$script")"
+	done
+}
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
 if [[ ${#missing[@]} -eq 0 ]]; then
-	[[ $check_only -eq 1 ]] || echo "deps: all ${#packages[@]} packages present"
+	[[ $check_only -eq 1 ]] && exit 0
+	echo "deps: all ${#packages[@]} packages present"
+	install_venvs
 	exit 0
 fi
 
@@ -60,4 +80,5 @@ export DEBIAN_FRONTEND=noninteractive
 echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
 $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+install_venvs
 echo "deps: done"

@@ -69,6 +69,12 @@ CHECKS = [
     # arbiter bench, the Vivado TCL flow under a mocked Vivado (with broken
     # copies that must fail), Yosys synth_xilinx of fpga_core (froce_core boxed)
     ("fpga-alveo-u200", ["bash", "tests/fpga_alveo/run.sh"]),
+    # Board B (ECPIX-5): fpga.v/fpga_core lint against the ECP5 stubs, the
+    # pins against fpga's ports, the MDIO poller's bench and mutants, the
+    # board's logic around a stand-in froce_core through Yosys, nextpnr and
+    # ecppack with every clock met (the whole core does not fit the ECP5-85
+    # yet: docs/fpga-fit.md; ECPIX5_PNR=1 also tries the real bitstream)
+    ("fpga-ecpix5", ["env", "ECPIX5_PNR=0", "bash", "tests/fpga_ecpix5/run.sh"]),
     # the UART host link of boards without PCIe (ECPIX-5): bridge + host-memory
     # RAM against Python models, the C library against the RTL and a C model
     ("fpga-uart-link", ["bash", "tests/fpga_common/uart/run.sh"]),
