@@ -385,11 +385,8 @@ int main(int argc, char **argv) {
         }
         if (active) last_active_ns = board.now_ns();
 
-        if (uart_closed && wire_closed) break;
-        if (uart_closed && cfg.wire_fd >= 0 && !wire_closed) {
-            // the host program's line closed (a UML guest powered off); its wire goes with it
-            break;
-        }
+        // the host's line closed (--uart-fd: a UML guest powered off): the board goes with it
+        if (uart_closed) break;
         if (cfg.max_seconds > 0 && wall_seconds() - t0 > cfg.max_seconds) {
             std::fprintf(stderr, "froce-ecpix5-sim: --max-seconds %.0f reached\n", cfg.max_seconds);
             rc = 1;
