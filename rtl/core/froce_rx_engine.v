@@ -250,8 +250,12 @@ module froce_rx_engine #(
 localparam W = DATA_WIDTH / 8;
 localparam KW = $clog2(W);
 localparam WQE_MAX = 1 << `FROCE_WQE_SHIFT_MAX;
-localparam WQE_BITS = WQE_MAX * 8;
 localparam WB_W = `FROCE_WQE_SHIFT_MAX - KW + 1;
+localparam WQE_BEATS = WQE_MAX / W;
+localparam BB_W = `FROCE_WQE_SHIFT_MAX - KW - 1;    // bank index
+localparam RQE_HEAD_BITS = 64;
+localparam RQE_HEAD_PART = DATA_WIDTH < RQE_HEAD_BITS ? DATA_WIDTH : RQE_HEAD_BITS;  // of it in one beat
+localparam RQE_HEAD_BEATS = RQE_HEAD_BITS / RQE_HEAD_PART;
 
 `include "froce_core_functions.vh"
 
@@ -467,7 +471,14 @@ wire [12:0] rx_len = op_ud ? h_plen + 13'd40 : h_plen;
 // of the same WQE (rqe_tag), so a message fetches its WQE once.
 // ---------------------------------------------------------------------------
 
-reg [WQE_BITS-1:0] rqe;
+// The WQE sits in two banks of beats (even and odd: a 16-byte data segment
+// is two consecutive beats at 64 bits); its first 8 bytes (what the logic
+// reads of the RQ WQE header, the SQ WQE's control segment or an atomic's
+// original value) also in registers. A WQE-wide
+// register with a segment multiplexer over it cost several thousand cells.
+reg [RQE_HEAD_BITS-1:0] rqe;
+reg [DATA_WIDTH-1:0] rqe_even [0:WQE_BEATS/2-1];
+reg [DATA_WIDTH-1:0] rqe_odd [0:WQE_BEATS/2-1];
 reg [WB_W-1:0] rqe_beats;
 reg fetch_sq_reg;                   // the WQE being used is an SQ WQE
 reg rqe_tag_ok;
@@ -480,8 +491,13 @@ wire [4:0] sge_base = !fetch_sq_reg ? 5'd1 : op_aack ? 5'd3 : 5'd2;
 wire [5:0] sq_nsge6 = sq_ds > {1'b0, sge_base} ? sq_ds - {1'b0, sge_base} : 6'd0;
 wire [4:0] sq_nsge = sq_nsge6[4:0];     // at most 30
 reg [4:0] sge_i;
-wire [11:0] sge_bit = {sge_i + sge_base, 7'd0};
-wire [127:0] sge_seg = rqe[sge_bit +: 128];
+wire [8:0] sge_byte = {sge_i + sge_base, 4'd0};
+wire [BB_W:0] sge_beat = sge_byte[8:KW];
+wire [BB_W-1:0] sge_bank = sge_beat[BB_W:1];
+// beats b and b + 1, b the beat holding the segment's first byte
+wire [2*DATA_WIDTH-1:0] sge_window = sge_beat[0] ? {rqe_even[sge_bank + 1'b1], rqe_odd[sge_bank]}
+                                                 : {rqe_odd[sge_bank], rqe_even[sge_bank]};
+wire [127:0] sge_seg = sge_window[{1'b0, sge_byte[KW-1:0], 3'd0} +: 128];
 wire [63:0] sge_addr = sge_seg[`FROCE_WQE_DATA_ADDR_LSB +: 64];
 wire [31:0] sge_len = sge_seg[`FROCE_WQE_DATA_LEN_LSB +: 32];
 wire [31:0] sge_lkey = sge_seg[`FROCE_WQE_DATA_LKEY_LSB +: 32];
@@ -1781,9 +1797,13 @@ always @(posedge clk) begin
 
     // RQ WQE data
     if (s_rd_tvalid) begin
-        for (k = 0; k < WQE_MAX / W; k = k + 1)
+        if (rqe_beats[0])
+            rqe_odd[rqe_beats[BB_W:1]] <= s_rd_tdata;
+        else
+            rqe_even[rqe_beats[BB_W:1]] <= s_rd_tdata;
+        for (k = 0; k < RQE_HEAD_BEATS; k = k + 1)
             if (rqe_beats == k[WB_W-1:0])
-                rqe[k * DATA_WIDTH +: DATA_WIDTH] <= s_rd_tdata;
+                rqe[k * RQE_HEAD_PART +: RQE_HEAD_PART] <= s_rd_tdata[RQE_HEAD_PART-1:0];
         rqe_beats <= rqe_beats + 1'b1;
     end
 

@@ -203,8 +203,11 @@ module froce_tx_engine #(
 localparam W = DATA_WIDTH / 8;
 localparam KW = $clog2(W);
 localparam WQE_MAX = 1 << `FROCE_WQE_SHIFT_MAX;     // bytes
-localparam WQE_BITS = WQE_MAX * 8;
 localparam WB_W = `FROCE_WQE_SHIFT_MAX - KW + 1;    // WQE beat counter
+localparam WQE_BEATS = WQE_MAX / W;
+localparam WQE_HEAD_BITS = 512;                     // control + raddr/atomic/UD segment
+localparam WQE_HEAD_BEATS = (WQE_HEAD_BITS + DATA_WIDTH - 1) / DATA_WIDTH;
+localparam BB_W = `FROCE_WQE_SHIFT_MAX - KW - 1;    // bank index
 
 
 `include "froce_core_functions.vh"
@@ -300,7 +303,14 @@ endfunction
 // WQE buffer
 // ---------------------------------------------------------------------------
 
-reg [WQE_BITS-1:0] wqe;
+// The whole WQE sits in two banks of beats (even and odd: any two
+// consecutive beats read at once, for inline data at any byte and for a
+// 16-byte data segment); its first 64 bytes (control and the fixed segments,
+// which the decision logic reads everywhere) also in registers. A WQE-wide
+// register with a byte shifter over it cost more than the rest of the engine.
+reg [WQE_HEAD_BITS-1:0] wqe;
+reg [DATA_WIDTH-1:0] wqe_even [0:WQE_BEATS/2-1];
+reg [DATA_WIDTH-1:0] wqe_odd [0:WQE_BEATS/2-1];
 reg [WB_W-1:0] wqe_beats;       // beats received for the current fetch
 
 wire [31:0] w_dw0 = wqe[31:0];
@@ -352,14 +362,29 @@ wire [9:0] wqe_bytes = 10'd1 << c_sq_shift;
 
 // SGE i of the current WQE (data segments start after the fixed segments)
 reg [4:0] sge_i;
-wire [11:0] sge_bit = {w_fixed_ds[4:0] + sge_i, 7'd0};    // 16-byte segment -> bit offset
-wire [127:0] sge_seg = wqe[sge_bit +: 128];
+wire [8:0] sge_byte = {w_fixed_ds[4:0] + sge_i, 4'd0};   // 16-byte segment -> byte offset
+wire [2*DATA_WIDTH-1:0] sge_window;
+wire [8:0] inline_byte;                     // of the inline piece being emitted
+wire [2*DATA_WIDTH-1:0] inline_window;
+wire [127:0] sge_seg = sge_window[{1'b0, sge_byte[KW-1:0], 3'd0} +: 128];
 // a READ response job gathers from one range: the responder's MR
 wire [63:0] sge_addr = job_reg ? job_va : sge_seg[`FROCE_WQE_DATA_ADDR_LSB +: 64];
 wire [31:0] sge_len = job_reg ? total_reg[31:0] : sge_seg[`FROCE_WQE_DATA_LEN_LSB +: 32];
 wire [31:0] sge_lkey = job_reg ? job_rkey : sge_seg[`FROCE_WQE_DATA_LKEY_LSB +: 32];
 // payload comes from the WQE (inline) rather than host memory
 wire pk_inline = w_inline && !job_reg;
+
+
+// beats b and b + 1 of the WQE, b the beat holding a byte: {b + 1, b}
+// (two read ports: the data segment and the inline data)
+wire [BB_W:0] sge_beat = sge_byte[8:KW];
+wire [BB_W:0] inline_beat = inline_byte[8:KW];
+wire [BB_W-1:0] sge_bank = sge_beat[BB_W:1];
+wire [BB_W-1:0] inline_bank = inline_beat[BB_W:1];
+assign sge_window = sge_beat[0] ? {wqe_even[sge_bank + 1'b1], wqe_odd[sge_bank]}
+                                : {wqe_odd[sge_bank], wqe_even[sge_bank]};
+assign inline_window = inline_beat[0] ? {wqe_even[inline_bank + 1'b1], wqe_odd[inline_bank]}
+                                      : {wqe_odd[inline_bank], wqe_even[inline_bank]};
 
 // ---------------------------------------------------------------------------
 // Active list
@@ -1176,7 +1201,11 @@ always @(posedge clk) begin
 
     // WQE data from the read engine
     if (s_rd_tvalid && s_rd_tready && s_rd_tid[2]) begin
-        for (k = 0; k < WQE_MAX / W; k = k + 1)
+        if (wqe_beats[0])
+            wqe_odd[wqe_beats[BB_W:1]] <= s_rd_tdata;
+        else
+            wqe_even[wqe_beats[BB_W:1]] <= s_rd_tdata;
+        for (k = 0; k < WQE_HEAD_BEATS; k = k + 1)
             if (wqe_beats == k[WB_W-1:0])
                 wqe[k * DATA_WIDTH +: DATA_WIDTH] <= s_rd_tdata;
         wqe_beats <= wqe_beats + 1'b1;
@@ -1240,7 +1269,8 @@ wire [12:0] gen_left = o_len - gen_off_reg;
 wire gen_last = gen_left <= W[12:0];
 wire [KW:0] gen_bytes = gen_last ? gen_left[KW:0] : W[KW:0];
 wire [W-1:0] gen_keep = ~({W{1'b1}} << gen_bytes);
-wire [WQE_BITS-1:0] inline_shifted = wqe >> {o_start + gen_off_reg[9:0], 3'd0};
+assign inline_byte = o_start[8:0] + gen_off_reg[8:0];
+wire [2*DATA_WIDTH-1:0] inline_shifted = inline_window >> {inline_byte[KW-1:0], 3'd0};
 
 wire rd_payload = s_rd_tvalid && !s_rd_tid[2];
 wire mux_dma = ord_valid && o_src == SRC_DMA;
@@ -1276,7 +1306,7 @@ froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) packer (
 );
 
 // fields read by other blocks, or kept for later features
-wire unused_tx = ^{ctx, p_sgid, gid, w_dw0, act_in_ready, inline_shifted[WQE_BITS-1:DATA_WIDTH], s_seg_len[31:16], rw_before_resume[22:0],
+wire unused_tx = ^{ctx, p_sgid, gid, w_dw0, act_in_ready, inline_shifted[2*DATA_WIDTH-1:DATA_WIDTH], o_start[9], sge_window, s_seg_len[31:16], rw_before_resume[22:0],
                    if_rdata[IF_BITS-1:24], resume_diff[22:0], job_void_at[22:0], resp_void_at[22:0], js_void_at[22:0]};
 
 endmodule
