@@ -74,6 +74,7 @@ localparam PW = BW + KW;                        // byte position width
 localparam [PW-1:0] P_W = W[PW-1:0];
 localparam [PW-1:0] P_ICRC = 4;
 localparam [BW-1:0] B_HDR_BEATS = HDR_BEATS[BW-1:0];
+localparam HBW = $clog2(HDR_BEATS);               // header beat index
 localparam RW = `FROCE_RHDR_W;
 
 // Parameter check that stops elaboration in Verilator, Icarus and Yosys
@@ -135,7 +136,7 @@ reg has_reth = 1'b0, has_aeth = 1'b0, has_deth = 1'b0, has_immdt = 1'b0, has_iet
 reg has_atomiceth = 1'b0, has_atomicacketh = 1'b0;
 reg [1:0] pad = 2'd0;
 reg [15:0] var_len = 16'd0;
-reg [7:0] l3_off = 8'd0, bth_off = 8'd0, hdr_len = 8'd0;
+reg [7:0] hdr_len = 8'd0;
 reg [PW-1:0] icrc_pos = {PW{1'b0}};
 
 wire s_hdr_fire = s_hdr_valid && s_hdr_ready;
@@ -147,8 +148,6 @@ always @(posedge clk) begin
         {has_ieth, has_atomiceth, has_atomicacketh} <= {has_ieth_c, has_atomiceth_c, has_atomicacketh_c};
         pad <= s_pad;
         var_len <= s_var_len;
-        l3_off <= s_l3_off;
-        bth_off <= s_bth_off;
         hdr_len <= s_hdr_len;
         icrc_pos <= {{(PW-8){1'b0}}, s_hdr_len} + {{(PW-16){1'b0}}, s_pay_len} + {{(PW-2){1'b0}}, s_pad};
     end
@@ -272,12 +271,42 @@ end
 
 // H2: stack the headers (IPv4 checksum still zero) in byte-lane order, sum
 // each half of the IPv4 header's words, and derive the frame constants
-wire [HB-1:0] frame_be = eth_be |
-                         (vlan_en ? l2_be >> (8 * `FROCE_ETH_LEN) : {HB{1'b0}}) |
-                         (l3_nocsum_be >> (8 * l3_off)) |
-                         (is_v1 ? {HB{1'b0}} : udp_be >> (8 * (l3_off + (is_ip4 ? `FROCE_IPV4_LEN : `FROCE_IPV6_LEN)))) |
-                         (bth_be >> (8 * bth_off)) |
-                         (ext_be >> (8 * (bth_off + `FROCE_BTH_LEN)));
+// (six encapsulations, each with its headers at constant offsets: a
+// multiplexer of six layouts rather than shifters by a variable offset)
+localparam L3_OFF = `FROCE_ETH_LEN, L3_OFF_VLAN = `FROCE_ETH_LEN + `FROCE_VLAN_LEN;
+function [HB-1:0] stack;
+    input [7:0] l3o;        // where the L3 header starts
+    input [7:0] bth_o;      // where the BTH starts
+    input with_udp;
+    input [7:0] udp_o;
+    begin
+        stack = (l3_nocsum_be >> (8 * l3o)) | (bth_be >> (8 * bth_o)) |
+                (ext_be >> (8 * (bth_o + `FROCE_BTH_LEN))) |
+                (with_udp ? udp_be >> (8 * udp_o) : {HB{1'b0}});
+    end
+endfunction
+reg [HB-1:0] frame_be;
+always @* begin
+    if (vlan_en) begin
+        if (is_v1)
+            frame_be = stack(L3_OFF_VLAN, L3_OFF_VLAN + `FROCE_GRH_LEN, 1'b0, 8'd0);
+        else if (is_ip4)
+            frame_be = stack(L3_OFF_VLAN, L3_OFF_VLAN + `FROCE_IPV4_LEN + `FROCE_UDP_LEN, 1'b1,
+                             L3_OFF_VLAN + `FROCE_IPV4_LEN);
+        else
+            frame_be = stack(L3_OFF_VLAN, L3_OFF_VLAN + `FROCE_IPV6_LEN + `FROCE_UDP_LEN, 1'b1,
+                             L3_OFF_VLAN + `FROCE_IPV6_LEN);
+        frame_be = frame_be | eth_be | (l2_be >> (8 * `FROCE_ETH_LEN));
+    end else begin
+        if (is_v1)
+            frame_be = stack(L3_OFF, L3_OFF + `FROCE_GRH_LEN, 1'b0, 8'd0);
+        else if (is_ip4)
+            frame_be = stack(L3_OFF, L3_OFF + `FROCE_IPV4_LEN + `FROCE_UDP_LEN, 1'b1, L3_OFF + `FROCE_IPV4_LEN);
+        else
+            frame_be = stack(L3_OFF, L3_OFF + `FROCE_IPV6_LEN + `FROCE_UDP_LEN, 1'b1, L3_OFF + `FROCE_IPV6_LEN);
+        frame_be = frame_be | eth_be;
+    end
+end
 wire [HB-1:0] hdr_bytes;
 genvar g;
 generate
@@ -310,7 +339,7 @@ reg h2_valid_reg = 1'b0;
 reg [CW-1:0] h2_reg = 0;
 reg [18:0] h2_half_a_reg = 0, h2_half_b_reg = 0;
 reg h2_ip4_reg = 1'b0;
-reg [7:0] h2_l3_off_reg = 0;
+reg h2_vlan_reg = 1'b0;
 wire [W-1:0] last_keep;
 generate
     for (g = 1; g < W; g = g + 1) begin : g_last_keep
@@ -331,7 +360,7 @@ always @(posedge clk) begin
         h2_half_a_reg <= ip4_half_a;
         h2_half_b_reg <= ip4_half_b;
         h2_ip4_reg <= is_ip4;
-        h2_l3_off_reg <= l3_off;
+        h2_vlan_reg <= vlan_en;
     end
     if (rst)
         h2_valid_reg <= 1'b0;
@@ -345,9 +374,13 @@ localparam CSUM_AT = `FROCE_IPV4_CHECKSUM_OFF / 8;
 reg [CW-1:0] ctx_wr;
 always @* begin
     ctx_wr = h2_reg;
-    if (h2_ip4_reg) begin
-        ctx_wr[8*(h2_l3_off_reg + CSUM_AT) +: 8] = ip4_csum[15:8];
-        ctx_wr[8*(h2_l3_off_reg + CSUM_AT + 1) +: 8] = ip4_csum[7:0];
+    // (the L3 header follows the Ethernet header, with or without a tag)
+    if (h2_ip4_reg && h2_vlan_reg) begin
+        ctx_wr[8*(L3_OFF_VLAN + CSUM_AT) +: 8] = ip4_csum[15:8];
+        ctx_wr[8*(L3_OFF_VLAN + CSUM_AT + 1) +: 8] = ip4_csum[7:0];
+    end else if (h2_ip4_reg) begin
+        ctx_wr[8*(L3_OFF + CSUM_AT) +: 8] = ip4_csum[15:8];
+        ctx_wr[8*(L3_OFF + CSUM_AT + 1) +: 8] = ip4_csum[7:0];
     end
 end
 
@@ -479,11 +512,13 @@ wire len_err_now = take_pay && (s_axis_tlast != last_pay ||
 wire [DATA_WIDTH-1:0] beat_data;
 wire hdr_beat = beat_reg < B_HDR_BEATS;
 wire [PW-1:0] f_hdr_len_p = {{(PW-8){1'b0}}, f_hdr_len};
+// the header bytes of this beat: a beat multiplexer, then a byte per lane
+wire [DATA_WIDTH-1:0] hdr_word = f_hdr_bytes[DATA_WIDTH*beat_reg[HBW-1:0] +: DATA_WIDTH];
 generate
     for (g = 0; g < W; g = g + 1) begin : g_lane
         localparam [PW-1:0] LANE = g;
         wire [PW-1:0] pos = beat_pos + LANE;
-        assign beat_data[8*g +: 8] = pos < f_hdr_len_p && hdr_beat ? f_hdr_bytes[8*pos +: 8] :
+        assign beat_data[8*g +: 8] = pos < f_hdr_len_p && hdr_beat ? hdr_word[8*g +: 8] :
                                      pos < f_pay_end ? pay_window[8*g +: 8] : 8'h00;
     end
 endgenerate
