@@ -761,16 +761,21 @@ froce_rx_pkt_buffer #(.DATA_WIDTH(DATA_WIDTH)) rx_buffer (
 // ---------------------------------------------------------------------------
 
 // in-flight table: written by the requester, read by the completer
-reg [IF_BITS-1:0] inflight [0:NUM_QPS*OUTSTANDING-1];
+// (the first PSN, which both read, in a table of its own: the rest has one
+// read port only)
+reg [23:0] inflight_first [0:NUM_QPS*OUTSTANDING-1];
+reg [IF_BITS-25:0] inflight_rest [0:NUM_QPS*OUTSTANDING-1];
 wire if_we;
 wire [QW+OW-1:0] if_waddr, if_raddr;
 wire [IF_BITS-1:0] if_wdata;
 always @(posedge clk)
-    if (if_we)
-        inflight[if_waddr] <= if_wdata;
+    if (if_we) begin
+        inflight_first[if_waddr] <= if_wdata[23:0];
+        inflight_rest[if_waddr] <= if_wdata[IF_BITS-1:24];
+    end
 wire [QW+OW-1:0] tx_if_raddr;
-wire [IF_BITS-1:0] tx_if_rdata = inflight[tx_if_raddr];
-wire [IF_BITS-1:0] rx_if_rdata = inflight[if_raddr];
+wire [23:0] tx_if_first_psn = inflight_first[tx_if_raddr];
+wire [IF_BITS-1:0] rx_if_rdata = {inflight_rest[if_raddr], inflight_first[if_raddr]};
 
 wire rw_valid, rw_ready;
 wire [QW-1:0] rw_qpn;
@@ -861,7 +866,7 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
     .sent_rd_next(sent_rd_next),
     .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err), .x_rd_retired(x_rd_retired),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .r_rd_issued(r_rd_issued), .x_hold(x_hold),
-    .if_raddr(tx_if_raddr), .if_rdata(tx_if_rdata),
+    .if_raddr(tx_if_raddr), .if_first_psn(tx_if_first_psn),
     .if_we(if_we), .if_waddr(if_waddr), .if_wdata(if_wdata),
     .m_xl_valid(txl_valid), .m_xl_ready(txl_ready), .m_xl_key(txl_key), .m_xl_pd(txl_pd),
     .m_xl_va(txl_va), .m_xl_len(txl_len), .m_xl_access(txl_access),

@@ -7,15 +7,17 @@
 `define FROCE_CORE_DEFS_VH
 
 // In-flight table entry: one per WQE the requester has sent and the completer
-// has not retired; written by the requester, read by both engines.
-// bits: first PSN [23:0], last PSN [47:24], WQE index [63:48], signaled [64]
-// (a CQE is due when it retires), WQE opcode [72:65], message bytes [104:73]
+// has not retired; written by the requester, read by both engines (the
+// requester reads the first PSN only, so that field is a table of its own).
+// The WQE index is not stored: the entry of WQE i is slot i mod OUTSTANDING,
+// and the completer reads it at its own index.
+// bits: first PSN [23:0], last PSN [47:24], signaled [48] (a CQE is due when
+// it retires), WQE opcode [56:49], message bytes [88:57]
 `define FROCE_INFLIGHT_FIRST_PSN_LSB 0
 `define FROCE_INFLIGHT_LAST_PSN_LSB 24
-`define FROCE_INFLIGHT_INDEX_LSB 48
-`define FROCE_INFLIGHT_SIGNALED_LSB 64
-`define FROCE_INFLIGHT_OPCODE_LSB 65
-`define FROCE_INFLIGHT_BYTES_LSB 73
-`define FROCE_INFLIGHT_BITS 105
+`define FROCE_INFLIGHT_SIGNALED_LSB 48
+`define FROCE_INFLIGHT_OPCODE_LSB 49
+`define FROCE_INFLIGHT_BYTES_LSB 57
+`define FROCE_INFLIGHT_BITS 89
 
 `endif

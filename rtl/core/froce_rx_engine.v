@@ -567,7 +567,7 @@ reg [3:0] sw_done_reg;              // bytes of the original value written
 wire [23:0] psn_diff = h_psn - epsn_reg;
 wire [IF_BITS-1:0] ent = if_rdata;
 wire [23:0] ent_last = ent[`FROCE_INFLIGHT_LAST_PSN_LSB +: 24];
-wire [15:0] ent_index = ent[`FROCE_INFLIGHT_INDEX_LSB +: 16];
+wire [15:0] ent_index = cmpl_i;    // (not stored: the slot is cmpl_i's)
 wire ent_sig = ent[`FROCE_INFLIGHT_SIGNALED_LSB];
 wire [7:0] ent_op = ent[`FROCE_INFLIGHT_OPCODE_LSB +: 8];
 assign if_raddr = {q_reg, cmpl_i[OW-1:0]};

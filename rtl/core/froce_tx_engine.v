@@ -144,7 +144,7 @@ module froce_tx_engine #(
 
     /* In-flight table: read (asynchronous) and write */
     output wire [QW+OW-1:0]             if_raddr,
-    input  wire [IF_BITS-1:0]           if_rdata,
+    input  wire [23:0]                  if_first_psn,   // the entry's first PSN
     output reg                          if_we,
     output reg  [QW+OW-1:0]             if_waddr,
     output reg  [IF_BITS-1:0]           if_wdata,
@@ -254,7 +254,7 @@ assign r_tx_err = tx_err[r_qpn];
 assign r_rd_issued = rd_issued_ram[r_qpn];
 assign x_qpn = q_reg;
 assign if_raddr = {q_reg, x_ack_wqe[OW-1:0]};
-wire [23:0] oldest_first_psn = if_rdata[`FROCE_INFLIGHT_FIRST_PSN_LSB +: 24];
+wire [23:0] oldest_first_psn = if_first_psn;
 
 // context fields
 wire [3:0] c_state = ctx[`FROCE_QPC_STATE_LSB +: `FROCE_QPC_STATE_W];
@@ -716,7 +716,6 @@ function [IF_BITS-1:0] if_entry;
         if_entry = {IF_BITS{1'b0}};
         if_entry[`FROCE_INFLIGHT_FIRST_PSN_LSB +: 24] = first_psn;
         if_entry[`FROCE_INFLIGHT_LAST_PSN_LSB +: 24] = last_psn;
-        if_entry[`FROCE_INFLIGHT_INDEX_LSB +: 16] = sq_next_reg;
         if_entry[`FROCE_INFLIGHT_SIGNALED_LSB] = signaled;
         if_entry[`FROCE_INFLIGHT_OPCODE_LSB +: 8] = op;
         if_entry[`FROCE_INFLIGHT_BYTES_LSB +: 32] = total_reg[31:0];
@@ -1307,7 +1306,7 @@ froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) packer (
 
 // fields read by other blocks, or kept for later features
 wire unused_tx = ^{ctx, p_sgid, gid, w_dw0, act_in_ready, inline_shifted[2*DATA_WIDTH-1:DATA_WIDTH], o_start[9], sge_window, s_seg_len[31:16], rw_before_resume[22:0],
-                   if_rdata[IF_BITS-1:24], resume_diff[22:0], job_void_at[22:0], resp_void_at[22:0], js_void_at[22:0]};
+                   resume_diff[22:0], job_void_at[22:0], resp_void_at[22:0], js_void_at[22:0]};
 
 endmodule
 
