@@ -13,7 +13,7 @@
  * host memory, so the payload is written into a ring and becomes visible only
  * when its last beat carries an acceptable verdict; otherwise the write
  * pointer rolls back and the packet is gone. Its header bundle waits in a
- * small FIFO and is released or dropped with it.
+ * small queue and is released or dropped with it.
  *
  * Routing: RoCE packets with verdict OK leave on m_roce_*, frames with verdict
  * NOT_ROCE (whole frames) on m_net_*; every other verdict is dropped. The
@@ -33,7 +33,7 @@
  * The ring is one RAM shared by both outputs (packets leave in arrival
  * order); an output that is not ready holds back the packets behind it.
  *
- * RoCE headers leave through their own FIFO as soon as their packet is
+ * RoCE headers leave through their own queue as soon as their packet is
  * committed, ahead of the payload: the consumer can work on packet N+1's
  * header while packet N's payload still streams out. Payloads follow the
  * headers in the same order; a RoCE packet's last beat waits until its header
@@ -114,20 +114,22 @@ reg [AW:0] commit_ptr_reg = 0;      // end of the last committed packet
 reg [AW:0] rd_ptr_reg = 0;
 reg overflow_reg = 1'b0;            // the packet being written did not fit
 
-// headers waiting for their packet's verdict
-wire [RW-1:0] pend_hdr;
-wire pend_empty, unused_pend_full;
-wire [HAW:0] pend_count;
+// Header bundles, in arrival order, in one RAM: [hdr_rd_ptr, hdr_pend_ptr)
+// have their packet's verdict (a RoCE packet kept, for the consumer, or
+// skipped: dropped, filtered, or a frame for the netdev), [hdr_pend_ptr,
+// hdr_wr_ptr) wait for it. (One RAM with one read port: the bundles are
+// wide, and two FIFOs, pending and committed, each held a copy.) The
+// destination MAC the filter needs is kept apart with its own read port.
+reg [RW-1:0] hdr_ram [0:HDR_DEPTH-1];
+reg [47:0] hdr_dst_ram [0:HDR_DEPTH-1];
+reg [HDR_DEPTH-1:0] hdr_skip = 0;
+reg [HAW:0] hdr_wr_ptr = 0, hdr_pend_ptr = 0, hdr_rd_ptr = 0;
+wire [HAW:0] hdr_used = hdr_wr_ptr - hdr_rd_ptr;
+wire pend_empty = hdr_pend_ptr == hdr_wr_ptr;
 // committed packets: route (1 = netdev) until the packet has left the ring
 wire done_net;
 wire done_empty, unused_done_full;
 wire [HAW:0] done_count;
-// committed RoCE packets' headers, until the consumer takes them; they are a
-// subset of the done entries (a packet's last beat waits for its header), so
-// this FIFO cannot overflow when done does not
-wire [RW-1:0] hdr_rd;
-wire hdr_empty, unused_hdr_full;
-wire [HAW:0] unused_hdr_count;
 
 wire [AW:0] ring_used = wr_ptr_reg - rd_ptr_reg;
 wire ring_full = ring_used[AW];
@@ -136,7 +138,7 @@ wire done_room = done_count < HDR_DEPTH[HAW:0] - 1'b1;
 
 // The payload beat is taken once its header is in the pending FIFO, so that
 // the verdict can be paired with it; a full ring drops the packet.
-assign s_hdr_ready = pend_count < HDR_DEPTH[HAW:0];
+assign s_hdr_ready = hdr_used < HDR_DEPTH[HAW:0];
 assign s_axis_tready = !pend_empty && done_room;
 wire s_fire = s_axis_tvalid && s_axis_tready;
 
@@ -146,7 +148,7 @@ wire is_net = verdict == `FROCE_VERDICT_NOT_ROCE;
 
 // the filter: the frame's destination MAC from its header bundle, its length
 // counted here (bytes before this beat + this beat's)
-wire [47:0] dst = pend_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48];
+wire [47:0] dst = hdr_dst_ram[hdr_pend_ptr[HAW-1:0]];
 wire dst_own = dst == port_mac;
 wire dst_mcast = dst[40];           // I/G bit: the first byte's LSB (broadcast included)
 reg [15:0] pkt_bytes_reg = 16'd0;   // bytes of the frame before this beat (saturating)
@@ -196,20 +198,28 @@ always @(posedge clk) begin
     end
 end
 
-froce_fifo #(
-    .WIDTH(RW),
-    .DEPTH(HDR_DEPTH)
-) u_pending (
-    .clk(clk),
-    .rst(rst),
-    .wr_data(s_hdr),
-    .wr_en(s_hdr_valid && s_hdr_ready),
-    .rd_data(pend_hdr),
-    .rd_en(s_fire && s_axis_tlast),
-    .count(pend_count),
-    .empty(pend_empty),
-    .full(unused_pend_full)
-);
+// the consumer's head: a skipped entry leaves by itself
+wire hdr_head = hdr_rd_ptr != hdr_pend_ptr;
+wire hdr_head_skip = hdr_skip[hdr_rd_ptr[HAW-1:0]];
+wire hdr_take;
+always @(posedge clk) begin
+    if (s_hdr_valid && s_hdr_ready) begin
+        hdr_ram[hdr_wr_ptr[HAW-1:0]] <= s_hdr;
+        hdr_dst_ram[hdr_wr_ptr[HAW-1:0]] <= s_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48];
+        hdr_wr_ptr <= hdr_wr_ptr + 1'b1;
+    end
+    if (s_fire && s_axis_tlast) begin
+        hdr_skip[hdr_pend_ptr[HAW-1:0]] <= !(commit && keep_roce);
+        hdr_pend_ptr <= hdr_pend_ptr + 1'b1;
+    end
+    if (hdr_take || (hdr_head && hdr_head_skip))
+        hdr_rd_ptr <= hdr_rd_ptr + 1'b1;
+    if (rst) begin
+        hdr_wr_ptr <= 0;
+        hdr_pend_ptr <= 0;
+        hdr_rd_ptr <= 0;
+    end
+end
 
 froce_fifo #(
     .WIDTH(1),
@@ -224,21 +234,6 @@ froce_fifo #(
     .count(done_count),
     .empty(done_empty),
     .full(unused_done_full)
-);
-
-froce_fifo #(
-    .WIDTH(RW),
-    .DEPTH(HDR_DEPTH)
-) u_hdr (
-    .clk(clk),
-    .rst(rst),
-    .wr_data(pend_hdr),
-    .wr_en(commit && keep_roce),
-    .rd_data(hdr_rd),
-    .rd_en(m_roce_hdr_valid && m_roce_hdr_ready),
-    .count(unused_hdr_count),
-    .empty(hdr_empty),
-    .full(unused_hdr_full)
 );
 
 reg stat_valid_reg = 1'b0;
@@ -317,10 +312,10 @@ assign m_net_tkeep = out_reg[DATA_WIDTH +: W];
 assign m_net_tlast = out_last;
 assign m_net_tvalid = out_valid_reg && out_net_reg;
 
-assign m_roce_hdr = hdr_rd;
-assign m_roce_hdr_valid = !hdr_empty;
+assign m_roce_hdr = hdr_ram[hdr_rd_ptr[HAW-1:0]];
+assign m_roce_hdr_valid = hdr_head && !hdr_head_skip;
 
-wire hdr_take = m_roce_hdr_valid && m_roce_hdr_ready;
+assign hdr_take = m_roce_hdr_valid && m_roce_hdr_ready;
 wire roce_done = pkt_done && !out_net_reg;
 always @(posedge clk) begin
     if (hdr_take && !roce_done)
