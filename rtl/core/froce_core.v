@@ -790,17 +790,17 @@ wire [QW-1:0] kick_qpn;
 // queue the rx engine would stop at the next response it has to hand over,
 // and the packets behind it in the RX buffer (READ responses for our own
 // READs, say) would overflow it.
-// Distributed RAM: the entries are wide (the response header template).
-localparam RESPQ_W = `FROCE_RHDR_W + 1 + 64 + 32 + 32 + 24 + 3 + QW + 8;
+// Distributed RAM: the entries are wide (the packed response header).
+localparam RESPQ_W = `FROCE_RESP_W + 1 + 64 + 32 + 32 + 24 + 3 + QW + 8;
 wire resp_valid, resp_ready;
-wire [`FROCE_RHDR_W-1:0] resp_hdr;
+wire [`FROCE_RESP_W-1:0] resp_hdr;   // packed (FROCE_RESP_*)
 wire resp_read;
 wire [63:0] resp_va;
 wire [31:0] resp_rkey, resp_len;
 wire [23:0] resp_pd;
 wire [2:0] resp_mtu;
 wire rq_valid, rq_ready;
-wire [`FROCE_RHDR_W-1:0] rq_hdr;
+wire [`FROCE_RESP_W-1:0] rq_hdr;
 wire rq_read;
 wire [63:0] rq_va;
 wire [31:0] rq_rkey, rq_len;

@@ -74,3 +74,58 @@ function psn_before;
         psn_before = d[23];
     end
 endfunction
+
+// A response header (RHDR) -> its packed form (FROCE_RESP_*)
+/* verilator lint_off UNUSEDSIGNAL */   // the fields a response does not carry
+function [`FROCE_RESP_W-1:0] resp_pack;
+    input [`FROCE_RHDR_W-1:0] h;
+    begin
+        resp_pack[`FROCE_RESP_KIND_LSB +: 3] = h[`FROCE_RHDR_KIND_LSB +: 3];
+        resp_pack[`FROCE_RESP_VLAN_EN_LSB +: 1] = h[`FROCE_RHDR_VLAN_EN_LSB +: 1];
+        resp_pack[`FROCE_RESP_VLAN_PCP_LSB +: 3] = h[`FROCE_RHDR_VLAN_PCP_LSB +: 3];
+        resp_pack[`FROCE_RESP_VLAN_VID_LSB +: 12] = h[`FROCE_RHDR_VLAN_VID_LSB +: 12];
+        resp_pack[`FROCE_RESP_ETH_DST_LSB +: 48] = h[`FROCE_RHDR_ETH_DST_LSB +: 48];
+        resp_pack[`FROCE_RESP_ETH_SRC_LSB +: 48] = h[`FROCE_RHDR_ETH_SRC_LSB +: 48];
+        resp_pack[`FROCE_RESP_SGID_LSB +: 128] = h[`FROCE_RHDR_SGID_LSB +: 128];
+        resp_pack[`FROCE_RESP_DGID_LSB +: 128] = h[`FROCE_RHDR_DGID_LSB +: 128];
+        resp_pack[`FROCE_RESP_TCLASS_LSB +: 8] = h[`FROCE_RHDR_TCLASS_LSB +: 8];
+        resp_pack[`FROCE_RESP_FLOW_LABEL_LSB +: 20] = h[`FROCE_RHDR_FLOW_LABEL_LSB +: 20];
+        resp_pack[`FROCE_RESP_HOP_LIMIT_LSB +: 8] = h[`FROCE_RHDR_HOP_LIMIT_LSB +: 8];
+        resp_pack[`FROCE_RESP_UDP_SPORT_LSB +: 16] = h[`FROCE_RHDR_UDP_SPORT_LSB +: 16];
+        resp_pack[`FROCE_RESP_OPCODE_LSB +: 8] = h[`FROCE_RHDR_OPCODE_LSB +: 8];
+        resp_pack[`FROCE_RESP_DQPN_LSB +: 24] = h[`FROCE_RHDR_DQPN_LSB +: 24];
+        resp_pack[`FROCE_RESP_PSN_LSB +: 24] = h[`FROCE_RHDR_PSN_LSB +: 24];
+        resp_pack[`FROCE_RESP_AETH_SYNDROME_LSB +: 8] = h[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8];
+        resp_pack[`FROCE_RESP_AETH_MSN_LSB +: 24] = h[`FROCE_RHDR_AETH_MSN_LSB +: 24];
+        resp_pack[`FROCE_RESP_ATOMICACK_ORIG_LSB +: 64] = h[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: 64];
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
+// ... and back (the fields a response does not carry are zero or constant)
+function [`FROCE_RHDR_W-1:0] resp_unpack;
+    input [`FROCE_RESP_W-1:0] p;
+    begin
+        resp_unpack = {`FROCE_RHDR_W{1'b0}};
+        resp_unpack[`FROCE_RHDR_KIND_LSB +: 3] = p[`FROCE_RESP_KIND_LSB +: 3];
+        resp_unpack[`FROCE_RHDR_VLAN_EN_LSB +: 1] = p[`FROCE_RESP_VLAN_EN_LSB +: 1];
+        resp_unpack[`FROCE_RHDR_VLAN_PCP_LSB +: 3] = p[`FROCE_RESP_VLAN_PCP_LSB +: 3];
+        resp_unpack[`FROCE_RHDR_VLAN_VID_LSB +: 12] = p[`FROCE_RESP_VLAN_VID_LSB +: 12];
+        resp_unpack[`FROCE_RHDR_ETH_DST_LSB +: 48] = p[`FROCE_RESP_ETH_DST_LSB +: 48];
+        resp_unpack[`FROCE_RHDR_ETH_SRC_LSB +: 48] = p[`FROCE_RESP_ETH_SRC_LSB +: 48];
+        resp_unpack[`FROCE_RHDR_SGID_LSB +: 128] = p[`FROCE_RESP_SGID_LSB +: 128];
+        resp_unpack[`FROCE_RHDR_DGID_LSB +: 128] = p[`FROCE_RESP_DGID_LSB +: 128];
+        resp_unpack[`FROCE_RHDR_TCLASS_LSB +: 8] = p[`FROCE_RESP_TCLASS_LSB +: 8];
+        resp_unpack[`FROCE_RHDR_FLOW_LABEL_LSB +: 20] = p[`FROCE_RESP_FLOW_LABEL_LSB +: 20];
+        resp_unpack[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = p[`FROCE_RESP_HOP_LIMIT_LSB +: 8];
+        resp_unpack[`FROCE_RHDR_UDP_SPORT_LSB +: 16] = p[`FROCE_RESP_UDP_SPORT_LSB +: 16];
+        resp_unpack[`FROCE_RHDR_OPCODE_LSB +: 8] = p[`FROCE_RESP_OPCODE_LSB +: 8];
+        resp_unpack[`FROCE_RHDR_DQPN_LSB +: 24] = p[`FROCE_RESP_DQPN_LSB +: 24];
+        resp_unpack[`FROCE_RHDR_PSN_LSB +: 24] = p[`FROCE_RESP_PSN_LSB +: 24];
+        resp_unpack[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8] = p[`FROCE_RESP_AETH_SYNDROME_LSB +: 8];
+        resp_unpack[`FROCE_RHDR_AETH_MSN_LSB +: 24] = p[`FROCE_RESP_AETH_MSN_LSB +: 24];
+        resp_unpack[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: 64] = p[`FROCE_RESP_ATOMICACK_ORIG_LSB +: 64];
+        resp_unpack[`FROCE_RHDR_IP_DF_LSB] = 1'b1;
+        resp_unpack[`FROCE_RHDR_PKEY_LSB +: 16] = 16'hFFFF;
+    end
+endfunction

@@ -126,7 +126,7 @@ module froce_rx_engine #(
     /* Response headers to the requester side */
     output reg                          m_resp_valid,
     input  wire                         m_resp_ready,
-    output reg  [`FROCE_RHDR_W-1:0]     m_resp_hdr,
+    output reg  [`FROCE_RESP_W-1:0]     m_resp_hdr,     // packed (FROCE_RESP_*, resp_pack)
     output reg                          m_resp_read,    // a READ response job (m_resp_hdr is the template)
     output reg  [63:0]                  m_resp_va,
     output reg  [31:0]                  m_resp_rkey,
@@ -1487,7 +1487,7 @@ always @(posedge clk) begin
             // every ACK and NAK acknowledges earlier packets (a READ response
             // must see earlier writes): it leaves once the DMA writes issued
             // so far completed (resp_wait_reg); the engine goes on meanwhile
-            m_resp_hdr <= resp_hdr;
+            m_resp_hdr <= resp_pack(resp_hdr);
             m_resp_read <= resp_job_reg;
             m_resp_qpn <= q_reg;
             m_resp_epoch <= rd_epoch_ram[q_reg];

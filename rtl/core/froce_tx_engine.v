@@ -111,7 +111,7 @@ module froce_tx_engine #(
     /* Response headers from the responder (empty payload) */
     input  wire                         s_resp_valid,
     output wire                         s_resp_ready,
-    input  wire [`FROCE_RHDR_W-1:0]     s_resp_hdr,
+    input  wire [`FROCE_RESP_W-1:0]     s_resp_hdr,     // packed (FROCE_RESP_*, resp_unpack)
     input  wire                         s_resp_read,    // a READ response job; s_resp_hdr is its header template
     input  wire [63:0]                  s_resp_va,      // job: responder memory (rkey-checked by the responder)
     input  wire [31:0]                  s_resp_rkey,
@@ -276,7 +276,7 @@ reg [32:0] total_reg;           // message bytes (a READ response job: the bytes
 
 // READ response job (responder side): what the responder's request asked for
 reg job_reg;
-reg [`FROCE_RHDR_W-1:0] job_hdr;
+reg [`FROCE_RESP_W-1:0] job_hdr;   // packed
 reg [63:0] job_va;
 reg [31:0] job_rkey;
 reg [23:0] job_pd;
@@ -522,7 +522,7 @@ assign sent_rd_epoch = sent_rd_ep_ram[sent_rd_qpn];
 assign sent_rd_next = sent_rd_psn_ram[sent_rd_qpn];
 wire [23:0] job_void_at = psn_reg + 1'b1 - void_psn_ram[job_qpn_reg];  // >= 0: its next packet was asked again
 wire job_superseded = job_reg && job_epoch_reg != epoch_ram[job_qpn_reg] && !job_void_at[23];
-wire [23:0] resp_void_at = s_resp_hdr[`FROCE_RHDR_PSN_LSB +: 24] - void_psn_ram[s_resp_qpn];
+wire [23:0] resp_void_at = s_resp_hdr[`FROCE_RESP_PSN_LSB +: 24] - void_psn_ram[s_resp_qpn];
 wire resp_stale = s_resp_read && s_resp_epoch != epoch_ram[s_resp_qpn] && !resp_void_at[23];
 
 // READ response jobs take turns: after JOB_QUANTUM packets a job makes way
@@ -531,7 +531,7 @@ wire resp_stale = s_resp_read && s_resp_epoch != epoch_ram[s_resp_qpn] && !resp_
 // responses of the other QPs (their requesters' timers keep running). The
 // responses of one QP stay in PSN order: a response (job or ACK/NAK) of a QP
 // whose job waits half-sent is taken only after that job has finished.
-localparam JS_W = 8 + QW + `FROCE_RHDR_W + 64 + 32 + 24 + 3 + 32 + 32 + 32 + 24 + 1;
+localparam JS_W = 8 + QW + `FROCE_RESP_W + 64 + 32 + 24 + 3 + 32 + 32 + 32 + 24 + 1;
 reg js_push;
 wire js_pop;
 wire [JS_W-1:0] js_head;
@@ -684,7 +684,7 @@ always @* begin
     end
     if (job_reg) begin
         // READ response: the responder's template (path, AETH) with this packet's fields
-        req_hdr = job_hdr;
+        req_hdr = resp_unpack(job_hdr);
         req_hdr[`FROCE_RHDR_IP_ID_LSB +: 16] = ip_id_reg;
         req_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = pkt_opcode;
         req_hdr[`FROCE_RHDR_PSN_LSB +: 24] = psn_reg;
@@ -754,8 +754,8 @@ always @(posedge clk) begin
             job_pkts_reg <= 4'd0;
             total_reg <= {1'b0, s_resp_len};
             remain_reg <= {1'b0, s_resp_len};
-            psn_reg <= s_resp_hdr[`FROCE_RHDR_PSN_LSB +: 24];
-            resume_reg <= s_resp_hdr[`FROCE_RHDR_PSN_LSB +: 24];
+            psn_reg <= s_resp_hdr[`FROCE_RESP_PSN_LSB +: 24];
+            resume_reg <= s_resp_hdr[`FROCE_RESP_PSN_LSB +: 24];
             first_pkt_reg <= 1'b1;
             sge_i <= 5'd0;
             sge_off_reg <= 32'd0;
@@ -763,7 +763,7 @@ always @(posedge clk) begin
             val_bad_reg <= 1'b0;
             state <= S_HDR;
         end else if (s_resp_valid && s_resp_ready) begin
-            m_hdr <= s_resp_hdr;
+            m_hdr <= resp_unpack(s_resp_hdr);
             m_hdr_valid <= 1'b1;
             ord_push <= 1'b1;
             ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
@@ -952,7 +952,7 @@ always @(posedge clk) begin
     S_HDR: begin
         if (s_resp_valid && s_resp_ready && !resp_drop) begin
             // an ACK/NAK goes first
-            m_hdr <= s_resp_hdr;
+            m_hdr <= resp_unpack(s_resp_hdr);
             m_hdr_valid <= 1'b1;
             ord_push <= 1'b1;
             ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
