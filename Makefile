@@ -5,7 +5,7 @@ BUILD := build
 PCAP_TOOL := $(BUILD)/bin/froce-pcap
 VECTORS ?= $(or $(FROCE_VECTORS),tests/vectors/rxe)
 
-.PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth timing clean fuzz-firmware \
+.PHONY: help deps check-deps gen check-gen lint test froce-pcap demo bench synth timing area clean fuzz-firmware \
 	driver provider install-provider uninstall-provider cosim bench-loss bench-loss-uml
 FUZZ_SECONDS ?= 300
 
@@ -37,6 +37,8 @@ help:
 	@echo "                   (default 300; make test runs 20 s of it)"
 	@echo "  make timing      place and route on the ECPIX-5's LFE5UM5G-85F (nextpnr): Fmax per clock of"
 	@echo "                   the board top (and around a stand-in core), of the parser and builder alone"
+	@echo "  make area        where the ECP5 area goes: froce_core by module (Yosys, LUT4 sites estimated);"
+	@echo "                   AREA_ARGS=\"--top froce_tx_engine --set NUM_QPS=8\" for one block"
 	@echo "  make gen         regenerate headers from spec/ and the CRC matrices"
 	@echo "  make check-gen   fail if a generated file is out of date"
 	@echo "  make clean       remove $(BUILD)/"
@@ -106,6 +108,9 @@ synth: check-deps
 
 timing: check-deps
 	bash scripts/timing.sh
+
+area: check-deps
+	$(PYTHON) scripts/area.py $(AREA_ARGS)
 
 clean:
 	rm -rf $(BUILD)
