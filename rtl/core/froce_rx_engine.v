@@ -474,8 +474,8 @@ wire [12:0] rx_len = op_ud ? h_plen + 13'd40 : h_plen;
 // The WQE sits in two banks of beats (even and odd: a 16-byte data segment
 // is two consecutive beats at 64 bits); its first 8 bytes (what the logic
 // reads of the RQ WQE header, the SQ WQE's control segment or an atomic's
-// original value) also in registers. A WQE-wide
-// register with a segment multiplexer over it cost several thousand cells.
+// original value) also in registers. A WQE-wide register with a segment
+// multiplexer over it cost several thousand cells.
 reg [RQE_HEAD_BITS-1:0] rqe;
 reg [DATA_WIDTH-1:0] rqe_even [0:WQE_BEATS/2-1];
 reg [DATA_WIDTH-1:0] rqe_odd [0:WQE_BEATS/2-1];
