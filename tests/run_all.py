@@ -205,6 +205,11 @@ def run_check(name, cmd, logdir):
     return rc, time.time() - t0, log
 
 
+def log_tail(log, n):
+    with open(log, errors="replace") as f:
+        return f.read().splitlines()[-n:]
+
+
 def batches(checks):
     """consecutive froce-perf runs together (run in parallel), every other check alone"""
     out = []
@@ -231,6 +236,7 @@ def main():
     logdir = os.path.join(ROOT, "build", "test-logs")
     os.makedirs(logdir, exist_ok=True)
     passed = failed = 0
+    failures = []
     start = time.time()
     i = 0
     for batch in batches(checks):
@@ -249,13 +255,17 @@ def main():
                 print(f" PASS ({dt:.1f} s)")
             else:
                 failed += 1
+                failures.append((name, rc, log))
                 print(f" FAIL (exit {rc}, {dt:.1f} s) — log: {os.path.relpath(log, ROOT)}")
-                with open(log) as f:
-                    tail = f.read().splitlines()[-25:]
-                for line in tail:
+                for line in log_tail(log, 25):
                     print("    | " + line)
             sys.stdout.flush()
     print(f"total {time.time() - start:.0f} s")
+    # Again at the end, short: a CI report often keeps only the last lines.
+    for name, rc, log in failures:
+        print(f"FAILED {name} (exit {rc}):")
+        for line in log_tail(log, 8):
+            print("    | " + line)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

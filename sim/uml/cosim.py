@@ -67,6 +67,9 @@ GUEST_MEM = "512M"
 # directory and the checkout visible: guest-tmpfs.sh)
 GUEST_MOUNTS = ("/dev", "/proc", "/sys", "/etc/libibverbs.d", "/mnt")
 INJECTED_EXPECT = "cosim-injected-expectation-that-never-appears"
+# The timeout of a step --inject-hang makes hang: long enough for its command to
+# finish first on a busy machine, so only the hang is what times out.
+INJECTED_HANG_TIMEOUT = 15
 RETRY_MARK = "cosim: retry:"     # guest-init.sh's line before a pair's next attempt
 
 
@@ -563,18 +566,22 @@ class Run:
             s = select_step(self.steps, sel)
             s.command += " && exit 3"
             self.log("injected failure: step %d %s exits 3" % (s.num, s.label))
+        if self.args.step_timeout:
+            for s in self.steps:
+                s.timeout = self.args.step_timeout
         for sel in self.args.inject_hang or []:
+            # Only the hung step gets the short timeout: a global one would let a
+            # slow earlier step on a busy machine time out first.
             s = select_step(self.steps, sel)
             s.command += "; sleep 100000"
-            self.log("injected failure: step %d %s hangs" % (s.num, s.label))
+            s.timeout = INJECTED_HANG_TIMEOUT
+            self.log("injected failure: step %d %s hangs (timeout %d s)"
+                     % (s.num, s.label, s.timeout))
         for sel in self.args.inject_calib or []:
             s = select_step(self.steps, sel)
             s.command += " && echo 'Correlation coefficient r^2: 0 < 0.9 (injected)' >&2"
             self.log("injected: step %d %s reports perftest's calibration failure"
                      % (s.num, s.label))
-        if self.args.step_timeout:
-            for s in self.steps:
-                s.timeout = self.args.step_timeout
         for sel in self.args.inject_expect or []:
             s = select_step(self.steps, sel)
             s.expects.append(INJECTED_EXPECT)
@@ -1050,7 +1057,8 @@ def main(argv=None):
     ap.add_argument("--step-timeout", type=int, metavar="S",
                     help="every step's timeout (default: by topology and --short)")
     ap.add_argument("--inject-hang", action="append", metavar="STEP",
-                    help="make STEP hang after its command (harness self-test)")
+                    help="make STEP hang after its command, with a timeout of %d s "
+                         "(harness self-test)" % INJECTED_HANG_TIMEOUT)
     ap.add_argument("--inject-calib", action="append", metavar="STEP",
                     help="make a perftest STEP report a clock calibration failure "
                          "(the pair is retried; harness self-test)")
