@@ -258,8 +258,12 @@ reg rd_pending;                 // one control read at a time
 reg [31:0] own_rdata;
 reg own_rvalid;
 wire ctl_fire = ctl_valid && ctl_ready;
-// contexts wait while the doorbell unit clears its binding tables after reset
-assign ctl_ready = !rd_pending && (sel_mrt ? (mrt_tx_ready && mrt_rx_ready) : !db_init_busy);
+// contexts wait while the doorbell unit clears its binding tables after reset;
+// a QP context's commit (its dword 0) until both engines are at a cycle where
+// they write no per-QP state (their qpc_ready), so that state has one write port
+wire tx_qpc_ready, rx_qpc_ready;
+wire qpc_commit_held = ctl_write && sel_qpc && ctl_addr[4:0] == 5'd0 && !(tx_qpc_ready && rx_qpc_ready);
+assign ctl_ready = !rd_pending && (sel_mrt ? (mrt_tx_ready && mrt_rx_ready) : !db_init_busy && !qpc_commit_held);
 assign ctl_rdata = own_rvalid ? own_rdata : mrt_rdata;
 assign ctl_rvalid = own_rvalid || mrt_rvalid;
 
@@ -852,7 +856,7 @@ wire [63:0] c_req_pkts, c_resp_pkts, c_wqes, c_wqe_err;
 froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS), .OUTSTANDING(OUTSTANDING),
                   .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) tx_engine (
     .clk(clk), .rst(crst),
-    .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
+    .qpc_ready(tx_qpc_ready), .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
     .qpc_load_reset(load_reset), .qpc_load_sq_psn(load_sq_psn),
     .gid_we(gid_commit), .gid_waddr(gid_idx), .gid_wdata(commit_data[GID_BITS-1:0]),
     .s_db_valid(sq_db_valid), .s_db_ready(sq_db_ready), .s_db_qpn(sq_db_qpn), .s_db_pi(sq_db_pi),
@@ -919,7 +923,7 @@ wire [7:0] rx_qpev_subtype;
 froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTSTANDING),
                   .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) rx_engine (
     .clk(clk), .rst(crst),
-    .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
+    .qpc_ready(rx_qpc_ready), .qpc_we(qpc_commit), .qpc_waddr(qpc_idx), .qpc_wdata(qpc_store),
     .qpc_load_reset(load_reset), .qpc_load_rq_psn(load_rq_psn), .qpc_load_sq_psn(load_sq_psn),
     .s_db_valid(rq_db_valid), .s_db_ready(rq_db_ready), .s_db_qpn(rq_db_qpn), .s_db_pi(rq_db_pi),
     .s_hdr(b_hdr), .s_hdr_valid(b_hdr_valid), .s_hdr_ready(b_hdr_ready),

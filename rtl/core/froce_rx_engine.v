@@ -97,7 +97,8 @@ module froce_rx_engine #(
     input  wire                         clk,
     input  wire                         rst,
 
-    /* Context commits */
+    /* Context commits: qpc_we only in a cycle with qpc_ready */
+    output wire                         qpc_ready,
     input  wire                         qpc_we,
     input  wire [QW-1:0]                qpc_waddr,
     input  wire [QPC_BITS-1:0]          qpc_wdata,
@@ -656,6 +657,15 @@ wire [23:0] una_in_ent = una_ram[q_reg] - ent_first;
 wire [23:0] tmo_psn = (ent_valid && ent_rd) ? rd_expected :
                       (ent_valid && una_in_ent[23]) ? ent_first : una_ram[q_reg];
 
+// A context commit is taken only in a cycle where the engine writes no per-QP
+// state (idle, which it is at least once per packet, with no doorbell:
+// froce_core holds the firmware's commit until both engines say so). Every
+// per-QP array then has one write address, so it maps to LUT RAM instead of
+// flip-flops with a read multiplexer per port.
+assign qpc_ready = state == R_IDLE && !s_db_valid;
+wire [QW-1:0] qs_waddr = qpc_we ? qpc_waddr : q_reg;
+wire [QW-1:0] rq_pi_waddr = qpc_we ? qpc_waddr : s_db_qpn[QW-1:0];
+wire [QW-1:0] deadline_waddr = state == R_IDLE ? scan_q : q_reg;   // the timer scan runs when idle
 assign s_db_ready = state == R_IDLE;
 wire wr_inc_scat = state == R_SCAT_SEG && s_seg_valid && m_scat_ready && seg_ok;
 wire wr_inc_sw = m_sw_valid && m_sw_ready;
@@ -867,7 +877,7 @@ always @(posedge clk) begin
         // RQ doorbells first: a packet may need the WQE this one posts
         if (s_db_valid) begin
             if (s_db_qpn < NUM_QPS)
-                rq_pi_ram[s_db_qpn[QW-1:0]] <= s_db_pi;
+                rq_pi_ram[rq_pi_waddr] <= s_db_pi;
         end else if (s_hdr_valid && !(scan_turn && !m_rw_valid)) begin
             scan_turn <= 1'b1;
             h <= s_hdr;
@@ -906,7 +916,7 @@ always @(posedge clk) begin
                 tmr_on[scan_q] <= 1'b0;
             end else if (!tmr_on[scan_q]) begin
                 tmr_on[scan_q] <= 1'b1;
-                deadline_ram[scan_q] <= now + (scan_ar ? scan_ar_tmo : scan_qp_tmo);
+                deadline_ram[deadline_waddr] <= now + (scan_ar ? scan_ar_tmo : scan_qp_tmo);
             end else if (scan_left[31]) begin
                 // ACK timeout: resend from the oldest unacknowledged PSN, or give up
                 if (!scan_ar)
@@ -928,7 +938,7 @@ always @(posedge clk) begin
         tmr_on[q_reg] <= 1'b0;
         if (ar_exp_reg) begin
             // an adaptive expiry: resend, wait twice as long next time
-            ar_lvl_ram[q_reg] <= ar_lvl_ram[q_reg] + 1'b1;
+            ar_lvl_ram[qs_waddr] <= ar_lvl_ram[q_reg] + 1'b1;
             cnt_adp_retrans <= cnt_adp_retrans + 1'b1;
             state <= R_TMO2;
         end else if (retry_left_ram[q_reg] == 3'd0) begin
@@ -939,7 +949,7 @@ always @(posedge clk) begin
             fatal_vendor_reg <= `FROCE_VENDOR_ERR_RETRY_EXCEEDED;
             state <= R_CMPL;
         end else begin
-            retry_left_ram[q_reg] <= retry_left_ram[q_reg] - 1'b1;
+            retry_left_ram[qs_waddr] <= retry_left_ram[q_reg] - 1'b1;
             state <= R_TMO2;
         end
     end
@@ -1001,11 +1011,11 @@ always @(posedge clk) begin
                     dup_reg <= 1'b1;
                     state <= R_EXEC;
                 end else if (op_atomic) begin
-                    dup_next_ram[q_reg] <= h_psn + 1'b1;
+                    dup_next_ram[qs_waddr] <= h_psn + 1'b1;
                     atom_slot_reg <= {(AW + 1){1'b0}};
                     state <= R_ADUP;
                 end else begin
-                    dup_next_ram[q_reg] <= h_psn + 1'b1;
+                    dup_next_ram[qs_waddr] <= h_psn + 1'b1;
                     send_resp_reg <= h_ackreq;
                     state <= R_DROP;
                 end
@@ -1186,7 +1196,7 @@ always @(posedge clk) begin
         atom_psn_ram[{q_reg, atom_next_ram[q_reg]}] <= h_psn;
         atom_orig_ram[{q_reg, atom_next_ram[q_reg]}] <= orig_reg;
         atom_valid[{q_reg, atom_next_ram[q_reg]}] <= 1'b1;
-        atom_next_ram[q_reg] <= atom_next_ram[q_reg] + 1'b1;
+        atom_next_ram[qs_waddr] <= atom_next_ram[q_reg] + 1'b1;
         resp_op_reg <= `FROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
         send_resp_reg <= 1'b1;
         state <= R_DONE;
@@ -1434,7 +1444,7 @@ always @(posedge clk) begin
             state <= R_CQE;
         end else begin
             // executed (a READ takes a PSN per response packet)
-            epsn_ram[q_reg] <= epsn_reg + npsn_reg;
+            epsn_ram[qs_waddr] <= epsn_reg + npsn_reg;
             nak_sent[q_reg] <= 1'b0;
             in_msg[q_reg] <= !op_ends;
             msg_write[q_reg] <= op_write;
@@ -1444,9 +1454,9 @@ always @(posedge clk) begin
                 wr_left_ram[q_reg] <= wr_left_reg;
                 wr_total_ram[q_reg] <= wr_total_reg;
             end
-            recv_off_ram[q_reg] <= op_ends ? 32'd0 : off_reg;
+            recv_off_ram[qs_waddr] <= op_ends ? 32'd0 : off_reg;
             if (op_ends) begin
-                msn_ram[q_reg] <= msn_reg + 1'b1;
+                msn_ram[qs_waddr] <= msn_reg + 1'b1;
                 msn_reg <= msn_reg + 1'b1;
             end
             state <= R_CQE;
@@ -1461,7 +1471,7 @@ always @(posedge clk) begin
             m_cqe <= rcqe;
         end else if (m_cqe_ready) begin
             m_cqe_valid <= 1'b0;
-            rq_ci_ram[q_reg] <= rq_ci_reg + 1'b1;
+            rq_ci_ram[qs_waddr] <= rq_ci_reg + 1'b1;
             do_cqe_reg <= 1'b0;
             state <= R_ACKQ;
         end
@@ -1477,9 +1487,9 @@ always @(posedge clk) begin
             // those still queued for the tx engine: the queue may be full
             // of them, and this engine waits for room in it
             dup_reg <= 1'b0;
-            dup_next_ram[q_reg] <= h_psn + npsn_reg;
-            rr_start_ram[q_reg] <= h_psn;
-            rd_epoch_ram[q_reg] <= rd_epoch_ram[q_reg] + 1'b1;
+            dup_next_ram[qs_waddr] <= h_psn + npsn_reg;
+            rr_start_ram[qs_waddr] <= h_psn;
+            rd_epoch_ram[qs_waddr] <= rd_epoch_ram[q_reg] + 1'b1;
             m_reread_valid <= 1'b1;
             m_reread_qpn <= q_reg;
             m_reread_psn <= h_psn;
@@ -1492,7 +1502,7 @@ always @(posedge clk) begin
             m_resp_qpn <= q_reg;
             m_resp_epoch <= rd_epoch_ram[q_reg];
             if (resp_job_reg)
-                dup_next_ram[q_reg] <= h_psn + npsn_reg;
+                dup_next_ram[qs_waddr] <= h_psn + npsn_reg;
             m_resp_va <= va_reg;
             m_resp_rkey <= key_reg;
             m_resp_len <= wr_total_reg;
@@ -1551,14 +1561,14 @@ always @(posedge clk) begin
                 m_rw_qpn <= q_reg;
                 m_rw_psn <= rd_expected;
                 rd_rw_sent[q_reg] <= 1'b1;
-                rd_oos_ram[q_reg] <= 12'd0;
+                rd_oos_ram[qs_waddr] <= 12'd0;
                 rd_oos_psn_ram[q_reg] <= rd_expected;
                 if (rd_rw_sent[q_reg] && !rd_restart_lost && !(&rd_oos_lvl_ram[q_reg]))
-                    rd_oos_lvl_ram[q_reg] <= rd_oos_lvl_ram[q_reg] + 1'b1;
+                    rd_oos_lvl_ram[qs_waddr] <= rd_oos_lvl_ram[q_reg] + 1'b1;
             end else if (!rd_gap[23]) begin
                 rd_oos_psn_ram[q_reg] <= h_psn;
                 if (!rd_oos_due)
-                    rd_oos_ram[q_reg] <= rd_oos_ram[q_reg] + 1'b1;
+                    rd_oos_ram[qs_waddr] <= rd_oos_ram[q_reg] + 1'b1;
             end
             state <= R_RDROP;
         end
@@ -1613,15 +1623,15 @@ always @(posedge clk) begin
     end
     R_RDONE: begin
         // progress: the next response, timer and retry budget restart
-        rd_pkts_ram[q_reg] <= rd_have + 1'b1;
+        rd_pkts_ram[qs_waddr] <= rd_have + 1'b1;
         rd_rw_sent[q_reg] <= 1'b0;
-        rd_oos_ram[q_reg] <= 12'd0;
-        rd_oos_lvl_ram[q_reg] <= 3'd0;
+        rd_oos_ram[qs_waddr] <= 12'd0;
+        rd_oos_lvl_ram[qs_waddr] <= 3'd0;
         tmr_on[q_reg] <= 1'b0;
-        retry_left_ram[q_reg] <= retry_cnt_ram[q_reg];
-        ar_lvl_ram[q_reg] <= 4'd0;
+        retry_left_ram[qs_waddr] <= retry_cnt_ram[q_reg];
+        ar_lvl_ram[qs_waddr] <= 4'd0;
         if (!resp_una_fwd[23]) begin
-            una_ram[q_reg] <= h_psn + 1'b1;
+            una_ram[qs_waddr] <= h_psn + 1'b1;
             seq_rw_valid[q_reg] <= 1'b0;
         end
         if (op_rresp_last || op_rresp_only || op_aack) begin
@@ -1652,7 +1662,7 @@ always @(posedge clk) begin
             // the requester went back to this WQE (go-back-N) after its
             // response was checked: it is outstanding again, so its response
             // is taken again when it comes (placing it twice is harmless)
-            rd_pkts_ram[q_reg] <= rd_pkts_ram[q_reg] - 1'b1;
+            rd_pkts_ram[qs_waddr] <= rd_pkts_ram[q_reg] - 1'b1;
             rd_fin_reg <= 1'b0;
             state <= R_KICK;
         end else if (!ent_valid || (!cmpl_nak_reg && ack_psn_diff[23]) ||
@@ -1669,7 +1679,7 @@ always @(posedge clk) begin
             retired_reg <= 1'b1;
             rd_fin_reg <= 1'b0;
             if (ent_rd)
-                rd_retired_ram[q_reg] <= rd_retired_ram[q_reg] + 1'b1;
+                rd_retired_ram[qs_waddr] <= rd_retired_ram[q_reg] + 1'b1;
             state <= R_CMPL;
         end else if (!m_cqe_valid) begin
             m_cqe_valid <= 1'b1;
@@ -1683,28 +1693,28 @@ always @(posedge clk) begin
             retired_reg <= 1'b1;
             rd_fin_reg <= 1'b0;
             if (ent_rd)
-                rd_retired_ram[q_reg] <= rd_retired_ram[q_reg] + 1'b1;
+                rd_retired_ram[qs_waddr] <= rd_retired_ram[q_reg] + 1'b1;
             state <= R_CMPL;
         end
     end
     R_KICK: begin
-        ack_wqe_ram[q_reg] <= cmpl_i;
+        ack_wqe_ram[qs_waddr] <= cmpl_i;
         if (una_adv && cmpl_mode_reg != CM_TMO) begin
             // new PSNs acknowledged: the timer restarts, the retry budget refills
-            una_ram[q_reg] <= una_new;
+            una_ram[qs_waddr] <= una_new;
             seq_rw_valid[q_reg] <= 1'b0;
             tmr_on[q_reg] <= 1'b0;
-            retry_left_ram[q_reg] <= retry_cnt_ram[q_reg];
-            ar_lvl_ram[q_reg] <= 4'd0;
+            retry_left_ram[qs_waddr] <= retry_cnt_ram[q_reg];
+            ar_lvl_ram[qs_waddr] <= 4'd0;
         end
         if (retired_reg) begin
             // progress: the timer restarts, the retry budgets refill
             tmr_on[q_reg] <= 1'b0;
-            retry_left_ram[q_reg] <= retry_cnt_ram[q_reg];
-            ar_lvl_ram[q_reg] <= 4'd0;
+            retry_left_ram[qs_waddr] <= retry_cnt_ram[q_reg];
+            ar_lvl_ram[qs_waddr] <= 4'd0;
             if (cmpl_mode_reg != CM_RNR)
-                rnr_left_ram[q_reg] <= rnr_retry_ram[q_reg];
-            rd_pkts_ram[q_reg] <= 24'd0;    // a new oldest WQE has no responses yet
+                rnr_left_ram[qs_waddr] <= rnr_retry_ram[q_reg];
+            rd_pkts_ram[qs_waddr] <= 24'd0;    // a new oldest WQE has no responses yet
         end
         if (cmpl_mode_reg == CM_RESP) begin
             state <= resp_done_reg ? R_KICK2 : R_RPROC;
@@ -1758,10 +1768,10 @@ always @(posedge clk) begin
                 cmpl_mode_reg <= CM_TMO;
                 state <= R_CMPL;
             end else begin
-                rnr_left_ram[q_reg] <= (retired_reg ? rnr_retry_ram[q_reg] : rnr_left_ram[q_reg]) - 1'b1;
+                rnr_left_ram[qs_waddr] <= (retired_reg ? rnr_retry_ram[q_reg] : rnr_left_ram[q_reg]) - 1'b1;
                 rnr_wait[q_reg] <= 1'b1;
                 rnr_psn_ram[q_reg] <= h_psn;
-                deadline_ram[q_reg] <= now + rnr_delay(h_syn[4:0]);
+                deadline_ram[deadline_waddr] <= now + rnr_delay(h_syn[4:0]);
                 state <= R_KICK2;
             end
         end
@@ -1809,24 +1819,24 @@ always @(posedge clk) begin
 
     // context commits
     if (qpc_we && qpc_load_reset) begin
-        msn_ram[qpc_waddr] <= 24'd0;
-        rd_epoch_ram[qpc_waddr] <= 8'd0;
-        rq_pi_ram[qpc_waddr] <= 16'd0;
-        rq_ci_ram[qpc_waddr] <= 16'd0;
-        recv_off_ram[qpc_waddr] <= 32'd0;
-        ack_wqe_ram[qpc_waddr] <= 16'd0;
+        msn_ram[qs_waddr] <= 24'd0;
+        rd_epoch_ram[qs_waddr] <= 8'd0;
+        rq_pi_ram[rq_pi_waddr] <= 16'd0;
+        rq_ci_ram[qs_waddr] <= 16'd0;
+        recv_off_ram[qs_waddr] <= 32'd0;
+        ack_wqe_ram[qs_waddr] <= 16'd0;
         nak_sent[qpc_waddr] <= 1'b0;
         in_msg[qpc_waddr] <= 1'b0;
         resp_err[qpc_waddr] <= 1'b0;
         req_err[qpc_waddr] <= 1'b0;
         tmr_on[qpc_waddr] <= 1'b0;
         rnr_wait[qpc_waddr] <= 1'b0;
-        rd_retired_ram[qpc_waddr] <= 16'd0;
-        rd_pkts_ram[qpc_waddr] <= 24'd0;
+        rd_retired_ram[qs_waddr] <= 16'd0;
+        rd_pkts_ram[qs_waddr] <= 24'd0;
         rd_rw_sent[qpc_waddr] <= 1'b0;
-        rd_oos_ram[qpc_waddr] <= 12'd0;
-        rd_oos_lvl_ram[qpc_waddr] <= 3'd0;
-        atom_next_ram[qpc_waddr] <= {AW{1'b0}};
+        rd_oos_ram[qs_waddr] <= 12'd0;
+        rd_oos_lvl_ram[qs_waddr] <= 3'd0;
+        atom_next_ram[qs_waddr] <= {AW{1'b0}};
         atom_valid[qpc_waddr * RD_ATOMIC_MAX +: RD_ATOMIC_MAX] <= {RD_ATOMIC_MAX{1'b0}};
     end
     if (qpc_we)
@@ -1840,17 +1850,17 @@ always @(posedge clk) begin
         ar_mtu_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_PATH_MTU_LSB +: 3];
         retry_cnt_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RETRY_CNT_LSB +: 3];
         rnr_retry_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RNR_RETRY_LSB +: 3];
-        retry_left_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RETRY_CNT_LSB +: 3];
-        rnr_left_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RNR_RETRY_LSB +: 3];
+        retry_left_ram[qs_waddr] <= qpc_wdata[`FROCE_QPC_RETRY_CNT_LSB +: 3];
+        rnr_left_ram[qs_waddr] <= qpc_wdata[`FROCE_QPC_RNR_RETRY_LSB +: 3];
     end
     if (qpc_we && qpc_load_rq_psn) begin
-        epsn_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
-        dup_next_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
-        rr_start_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
+        epsn_ram[qs_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
+        dup_next_ram[qs_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
+        rr_start_ram[qs_waddr] <= qpc_wdata[`FROCE_QPC_RQ_PSN_LSB +: 24];
     end
     if (qpc_we && qpc_load_sq_psn) begin
-        una_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
-        ar_lvl_ram[qpc_waddr] <= 4'd0;
+        una_ram[qs_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
+        ar_lvl_ram[qs_waddr] <= 4'd0;
         seq_rw_valid[qpc_waddr] <= 1'b0;
     end
 

@@ -81,7 +81,8 @@ module froce_tx_engine #(
     input  wire                         clk,
     input  wire                         rst,
 
-    /* Context commits from the context store */
+    /* Context commits from the context store: qpc_we only with qpc_ready */
+    output wire                         qpc_ready,
     input  wire                         qpc_we,
     input  wire [QW-1:0]                qpc_waddr,
     input  wire [QPC_BITS-1:0]          qpc_wdata,
@@ -561,6 +562,17 @@ wire job_yield = job_reg && !m_hdr_valid && !ord_push && job_pkts_reg >= JOB_QUA
 // window: WQEs sent and not yet retired
 wire [15:0] in_flight = sq_next_reg - x_ack_wqe;
 
+// A context commit is taken only in a cycle where the engine writes no per-QP
+// state (froce_core holds the firmware's commit until both engines say so),
+// so each per-QP array has one write address and maps to LUT RAM. Those
+// cycles: idle, or gathering a packet's payload (every packet of a long WQE
+// passes there), with no doorbell and no READ re-request. A per-QP write
+// added to one of these states must leave it out of this list.
+assign qpc_ready = (state == S_IDLE || state == S_G_XL || state == S_G_SEG || state == S_NEXT) &&
+                   !s_db_valid && !s_reread_valid;
+wire [QW-1:0] qs_waddr = qpc_we ? qpc_waddr : q_reg;
+wire [QW-1:0] sq_pi_waddr = qpc_we ? qpc_waddr : s_db_qpn[QW-1:0];
+wire [QW-1:0] epoch_waddr = qpc_we ? qpc_waddr : s_reread_qpn;
 assign s_rw_ready = state == S_IDLE && !s_kick_valid;
 // Kicks and doorbells only touch the active list and the producer indexes:
 // besides idle, they are taken while a packet's payload is gathered, so a long
@@ -797,12 +809,12 @@ always @(posedge clk) begin
         // resume point moves back to the requested PSN.
         if (!tx_err[q_reg]) begin
             if (x_ack_wqe != sq_next_ram[q_reg]) begin
-                sq_next_ram[q_reg] <= x_ack_wqe;
-                psn_ram[q_reg] <= oldest_first_psn;
-                resume_ram[q_reg] <= rw_psn_reg;
-                rd_issued_ram[q_reg] <= x_rd_retired;
+                sq_next_ram[qs_waddr] <= x_ack_wqe;
+                psn_ram[qs_waddr] <= oldest_first_psn;
+                resume_ram[qs_waddr] <= rw_psn_reg;
+                rd_issued_ram[qs_waddr] <= x_rd_retired;
             end else if (rw_before_resume[23]) begin
-                resume_ram[q_reg] <= rw_psn_reg;
+                resume_ram[qs_waddr] <= rw_psn_reg;
             end
             if (!in_list[q_reg]) begin
                 in_list[q_reg] <= 1'b1;
@@ -968,7 +980,7 @@ always @(posedge clk) begin
             // the WQE goes on from this PSN when the QP's turn comes (its
             // own rewind: right after S_RW, the QP keeps its list place)
             if (!resume_diff[23])
-                resume_ram[q_reg] <= psn_reg;
+                resume_ram[qs_waddr] <= psn_reg;
             if (rw_here && !x_hold) begin
                 rw_resume_reg <= 1'b1;
             end else begin
@@ -1018,7 +1030,7 @@ always @(posedge clk) begin
             // the newest PSN sent (the completer's ACK timer runs while
             // anything up to it is unacknowledged)
             if (!job_reg && !c_ud && !sent_after[23] && sent_after != 24'd0)
-                sent_ram[q_reg] <= sent_new;
+                sent_ram[qs_waddr] <= sent_new;
             if (rd_request) begin
                 // the request takes the PSNs of all its responses
                 psn_reg <= psn_reg + req_psns;
@@ -1117,13 +1129,13 @@ always @(posedge clk) begin
             end
         end else if (!w_inline || ord_count == 5'd0) begin
             if (op_rd_atomic)
-                rd_issued_ram[q_reg] <= rd_issued_ram[q_reg] + 1'b1;
+                rd_issued_ram[qs_waddr] <= rd_issued_ram[q_reg] + 1'b1;
             if_we <= 1'b1;
             if_waddr <= {q_reg, sq_next_reg[OW-1:0]};
             if_wdata <= if_entry(first_psn_reg, psn_reg - 1'b1, wqe_sig_reg, w_op);
-            sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
-            psn_ram[q_reg] <= psn_reg;
-            resume_ram[q_reg] <= psn_reg;
+            sq_next_ram[qs_waddr] <= sq_next_reg + 1'b1;
+            psn_ram[qs_waddr] <= psn_reg;
+            resume_ram[qs_waddr] <= psn_reg;
             cnt_wqes <= cnt_wqes + 1'b1;
             act_push <= 1'b1;
             act_push_qpn <= q_reg;
@@ -1138,9 +1150,9 @@ always @(posedge clk) begin
             m_cqe <= err_cqe;
         end else if (!wqe_sig_reg || m_cqe_ready) begin
             m_cqe_valid <= 1'b0;
-            sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
-            psn_ram[q_reg] <= psn_reg;
-            resume_ram[q_reg] <= psn_reg;
+            sq_next_ram[qs_waddr] <= sq_next_reg + 1'b1;
+            psn_ram[qs_waddr] <= psn_reg;
+            resume_ram[qs_waddr] <= psn_reg;
             cnt_wqes <= cnt_wqes + 1'b1;
             act_push <= 1'b1;
             act_push_qpn <= q_reg;
@@ -1162,8 +1174,8 @@ always @(posedge clk) begin
             if_waddr <= {q_reg, sq_next_reg[OW-1:0]};
             // (as a NOP: the completer expects no response data for it)
             if_wdata <= if_entry(psn_reg, psn_reg - 1'b1, 1'b0, `FROCE_WQE_OP_NOP);
-            sq_next_ram[q_reg] <= sq_next_reg + 1'b1;
-            psn_ram[q_reg] <= psn_reg;
+            sq_next_ram[qs_waddr] <= sq_next_reg + 1'b1;
+            psn_ram[qs_waddr] <= psn_reg;
             act_push <= 1'b1;
             act_push_qpn <= q_reg;
             state <= S_IDLE;
@@ -1173,11 +1185,11 @@ always @(posedge clk) begin
     endcase
 
     if (s_reread_valid) begin
-        epoch_ram[s_reread_qpn] <= epoch_ram[s_reread_qpn] + 1'b1;
+        epoch_ram[epoch_waddr] <= epoch_ram[s_reread_qpn] + 1'b1;
         void_psn_ram[s_reread_qpn] <= s_reread_psn;
     end
     if (qpc_we && qpc_load_reset) begin
-        epoch_ram[qpc_waddr] <= 8'd0;
+        epoch_ram[epoch_waddr] <= 8'd0;
         sent_rd_any[qpc_waddr] <= 1'b0;
     end
 
@@ -1190,7 +1202,7 @@ always @(posedge clk) begin
             act_push_qpn <= s_kick_qpn;
         end
     end else if (s_db_valid && s_db_ready && s_db_qpn < NUM_QPS) begin
-        sq_pi_ram[s_db_qpn[QW-1:0]] <= s_db_pi;
+        sq_pi_ram[sq_pi_waddr] <= s_db_pi;
         if (!in_list[s_db_qpn[QW-1:0]]) begin
             in_list[s_db_qpn[QW-1:0]] <= 1'b1;
             act_push <= 1'b1;
@@ -1212,15 +1224,15 @@ always @(posedge clk) begin
 
     // context commits (after the engine's own updates: they win)
     if (qpc_we && qpc_load_reset) begin
-        sq_pi_ram[qpc_waddr] <= 16'd0;
-        sq_next_ram[qpc_waddr] <= 16'd0;
-        rd_issued_ram[qpc_waddr] <= 16'd0;
+        sq_pi_ram[sq_pi_waddr] <= 16'd0;
+        sq_next_ram[qs_waddr] <= 16'd0;
+        rd_issued_ram[qs_waddr] <= 16'd0;
         tx_err[qpc_waddr] <= 1'b0;
     end
     if (qpc_we && qpc_load_sq_psn) begin
-        psn_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
-        resume_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
-        sent_ram[qpc_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
+        psn_ram[qs_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
+        resume_ram[qs_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
+        sent_ram[qs_waddr] <= qpc_wdata[`FROCE_QPC_SQ_PSN_LSB +: 24];
     end
 
     if (rst) begin

@@ -1224,8 +1224,10 @@
 
 // ---- layout QPC, 128 bytes ----
 // QP context as the firmware writes it on the control bus. Writing dword 0
-// commits the staged dwords and applies the LOAD_* actions; the engine keeps
-// the QP's runtime state (ring indexes, next PSN, expected PSN, MSN) itself.
+// commits the staged dwords and applies the LOAD_* actions (the write is held
+// until both engines are at a cycle where they write no per-QP state, at most
+// one packet's processing); the engine keeps the QP's runtime state (ring
+// indexes, next PSN, expected PSN, MSN) itself.
 `define FROCE_QPC_SIZE                                       128
 // QPC.STATE (FROCE_QP_STATE_*)
 `define FROCE_QPC_STATE_W                                    4

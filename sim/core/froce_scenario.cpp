@@ -2284,6 +2284,66 @@ Status sc_dev_reset(Env &e) {
     return Status();
 }
 
+// QP contexts committed while a long WRITE (2 MiB) streams on the same NIC: a QPC
+// commit waits for a cycle in which neither engine writes per-QP state
+// (froce_core holds it on the control bus), and the transmit engine offers
+// one in every packet of a WQE, so the commits go through between the WRITE's
+// packets rather than after its last one. The WRITE completes intact, the new
+// QP reaches RTS, and a short WRITE on it lands. `--inject-error`: the QP is
+// made only after the WRITE completed, so "in flight" must fail.
+Status sc_commit_mid_write(Env &e) {
+    PairCfg pc = e.pair_cfg();
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    const uint64_t len = 2ull << 20;
+    Region src, dst;
+    FROCE_TRY(e.make_region(e.a(), len, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &src));
+    FROCE_TRY(e.make_region(e.b(), len, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true, &dst));
+    FROCE_TRY(e.write_data(e.a(), src, src.va(), src.len, 31));
+    const size_t f0 = e.frames().size();
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(src.va(), uint32_t(len), src.mr.key, dst.va(), dst.mr.key)));
+    auto requests = [&] {
+        size_t n = 0;
+        for (size_t i = f0; i < e.frames().size(); i++) n += e.frames()[i].dir == 0 && e.frames()[i].is_request();
+        return n;
+    };
+    FROCE_TRY(e.run_until([&] { return requests() >= 64; }, 400000, "64 request frames of the WRITE"));
+    if (e.inject()) {
+        e.note("--inject-error: the QP is made after the WRITE, this scenario must FAIL");
+        FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 1; }, 4000000, "the WRITE's completion"));
+    }
+    // a second pair: on A a CQ and a QP through INIT, RTR and RTS (QPC commits)
+    const uint64_t c0 = e.sim().cycle();
+    Pair *q;
+    FROCE_TRY(e.make_pair(pc, &q));
+    const uint64_t c1 = e.sim().cycle();
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 1; }, 4000000, "the WRITE's completion"));
+    uint64_t last_req = 0;
+    for (size_t i = f0; i < e.frames().size(); i++)
+        if (e.frames()[i].dir == 0 && e.frames()[i].is_request()) last_req = e.frames()[i].cycle;
+    const std::string when = sfmt("made in cycles %" PRIu64 "..%" PRIu64 ", the WRITE's last request frame at %" PRIu64,
+                                  c0, c1, last_req);
+    e.info(when);
+    e.check(c1 < last_req, "the second pair's contexts were committed while A's WRITE was still sending", when);
+    check_cqe(e, p->a_send, 0, "A", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    std::memcpy(&dst.shadow[dst.guard], &src.shadow[src.guard], len);
+    std::string d = e.region_diff(e.b(), dst);
+    e.check(d.empty(), "B holds the 2 MiB message; guards intact", d);
+    // the new pair carries traffic
+    Region s2, d2;
+    const uint64_t len2 = 8192;
+    FROCE_TRY(e.make_region(e.a(), len2, 64, pc.pd_a, FROCE_ACCESS_LOCAL_WRITE, true, &s2));
+    FROCE_TRY(e.make_region(e.b(), len2, kGuard, pc.pd_b, FROCE_ACCESS_LOCAL_WRITE | FROCE_ACCESS_REMOTE_WRITE, true, &d2));
+    FROCE_TRY(e.write_data(e.a(), s2, s2.va(), s2.len, 32));
+    FROCE_TRY(e.a().post_send(q->qa, write_wr(s2.va(), uint32_t(len2), s2.mr.key, d2.va(), d2.mr.key)));
+    FROCE_TRY(e.run_until([&] { return q->a_send.size() >= 1; }, 200000, "the new pair's WRITE"));
+    check_cqe(e, q->a_send, 0, "A (new pair)", q->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    std::memcpy(&d2.shadow[d2.guard], &s2.shadow[s2.guard], len2);
+    d = e.region_diff(e.b(), d2);
+    e.check(d.empty(), "B holds the new pair's 8 KiB; guards intact", d);
+    return Status();
+}
+
 // The port's receive filter (SET_PORT, applied by froce_rx_pkt_buffer): B's
 // netdev gets frames for its MAC, broadcast, multicast with all-multicast and
 // anything in promiscuous mode, up to MTU + 18 bytes; B's RDMA engine gets
@@ -2427,6 +2487,7 @@ const ScenarioDef kScenarios[] = {
     {"eq-msix", sc_eq_msix, "EQ arming and MSI-X: only when armed, once per arm, at once with pending EQEs, masking, BAR0"},
     {"ud", sc_ud, "UD datagrams: GRH area, source QP and SMAC in the CQE, Q_Key, no receive, short receive, over MTU"},
     {"dev-reset", sc_dev_reset, "DEV_CTRL.RESET mid-WRITE on B then A: AXI completed, doorbells answered, contexts gone, traffic again"},
+    {"commit-mid-write", sc_commit_mid_write, "a new pair made (QPC commits on A and B) while a 2 MiB WRITE streams: made between its packets, both intact"},
     {"port-filter", sc_port_filter, "SET_PORT receive filter: own MAC, broadcast, all-multicast, promiscuous, MTU; RoCE for another MAC dropped"},
     {"netdev", sc_netdev, "netdev rings: ARP/UDP frames A -> B byte-exact, multi-descriptor TX, drops, NETDEV_ARM, RoCE alongside"},
 };

@@ -8,7 +8,8 @@
 # 2. froce-scenario all: access violations (bad rkey, wrong PD, MR and QP
 #    without REMOTE_WRITE, out of bounds, stale key), retry exceeded, RNR
 #    with infinite and finite retries, doorbells on a foreign UAR page, CQ and
-#    EQ events, the netdev rings, a device reset mid-traffic; one
+#    EQ events, the netdev rings, a device reset mid-traffic, QP contexts
+#    committed while a long WRITE streams; one
 #    "result: ok|FAIL <scenario>" line each (sim/core/README.md lists what
 #    each asserts)
 # 3. negative control: froce-scenario all --inject-error runs every scenario
