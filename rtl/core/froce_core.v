@@ -764,22 +764,38 @@ froce_rx_pkt_buffer #(.DATA_WIDTH(DATA_WIDTH)) rx_buffer (
 // Engines
 // ---------------------------------------------------------------------------
 
-// in-flight table: written by the requester, read by the completer
-// (the first PSN, which both read, in a table of its own: the rest has one
-// read port only)
+// in-flight table: written by the requester, read by the completer (the
+// first PSN, which both read, in a table of its own: the rest has one read
+// port only). Block RAM: the data of the address an engine presented in one
+// cycle comes the next; *_if_fresh says it is the current address's, not
+// overtaken by a write at that address (the engines wait for it where they
+// use the entry). A collision's read data is never used, so none is
+// specified (no_rw_check).
+(* ram_style = "block", no_rw_check *)
 reg [23:0] inflight_first [0:NUM_QPS*OUTSTANDING-1];
+(* ram_style = "block", no_rw_check *)
 reg [IF_BITS-25:0] inflight_rest [0:NUM_QPS*OUTSTANDING-1];
 wire if_we;
-wire [QW+OW-1:0] if_waddr, if_raddr;
+wire [QW+OW-1:0] if_waddr, if_raddr, tx_if_raddr;
 wire [IF_BITS-1:0] if_wdata;
-always @(posedge clk)
+reg [23:0] tx_if_first_psn;
+reg [IF_BITS-1:0] rx_if_rdata;
+reg [QW+OW-1:0] tx_if_raddr_q, rx_if_raddr_q;
+reg tx_if_clash, rx_if_clash;
+always @(posedge clk) begin
     if (if_we) begin
         inflight_first[if_waddr] <= if_wdata[23:0];
         inflight_rest[if_waddr] <= if_wdata[IF_BITS-1:24];
     end
-wire [QW+OW-1:0] tx_if_raddr;
-wire [23:0] tx_if_first_psn = inflight_first[tx_if_raddr];
-wire [IF_BITS-1:0] rx_if_rdata = {inflight_rest[if_raddr], inflight_first[if_raddr]};
+    tx_if_first_psn <= inflight_first[tx_if_raddr];
+    rx_if_rdata <= {inflight_rest[if_raddr], inflight_first[if_raddr]};
+    tx_if_raddr_q <= tx_if_raddr;
+    rx_if_raddr_q <= if_raddr;
+    tx_if_clash <= if_we && if_waddr == tx_if_raddr;
+    rx_if_clash <= if_we && if_waddr == if_raddr;
+end
+wire tx_if_fresh = tx_if_raddr == tx_if_raddr_q && !tx_if_clash;
+wire rx_if_fresh = if_raddr == rx_if_raddr_q && !rx_if_clash;
 
 wire rw_valid, rw_ready;
 wire [QW-1:0] rw_qpn;
@@ -870,7 +886,7 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
     .sent_rd_next(sent_rd_next),
     .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe), .x_err(x_err), .x_rd_retired(x_rd_retired),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .r_rd_issued(r_rd_issued), .x_hold(x_hold),
-    .if_raddr(tx_if_raddr), .if_first_psn(tx_if_first_psn),
+    .if_raddr(tx_if_raddr), .if_first_psn(tx_if_first_psn), .if_fresh(tx_if_fresh),
     .if_we(if_we), .if_waddr(if_waddr), .if_wdata(if_wdata),
     .m_xl_valid(txl_valid), .m_xl_ready(txl_ready), .m_xl_key(txl_key), .m_xl_pd(txl_pd),
     .m_xl_va(txl_va), .m_xl_len(txl_len), .m_xl_access(txl_access),
@@ -939,7 +955,7 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .m_rw_valid(rw_valid), .m_rw_ready(rw_ready), .m_rw_qpn(rw_qpn), .m_rw_psn(rw_psn),
     .r_qpn(r_qpn), .r_sq_next(r_sq_next), .r_sent_psn(r_sent_psn), .r_tx_err(r_tx_err), .r_rd_issued(r_rd_issued), .x_qpn(x_qpn), .x_ack_wqe(x_ack_wqe),
     .x_err(x_err), .x_rd_retired(x_rd_retired), .x_hold(x_hold),
-    .if_raddr(if_raddr), .if_rdata(rx_if_rdata),
+    .if_raddr(if_raddr), .if_rdata(rx_if_rdata), .if_fresh(rx_if_fresh),
     .m_xl_valid(rxl_valid), .m_xl_ready(rxl_ready), .m_xl_key(rxl_key), .m_xl_pd(rxl_pd),
     .m_xl_va(rxl_va), .m_xl_len(rxl_len), .m_xl_access(rxl_access),
     .s_seg_valid(rseg_valid && !rseg_tag), .s_seg_ready(rseg_rx_ready), .s_seg_addr(rseg_addr),

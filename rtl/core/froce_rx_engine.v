@@ -167,9 +167,10 @@ module froce_rx_engine #(
     output wire [15:0]                  x_rd_retired,   // READ/atomic WQEs retired (mod 2^16)
     output wire                         x_hold,         // waiting out an RNR NAK: the requester sends nothing
 
-    /* In-flight table read (asynchronous) */
+    /* In-flight table read (the data a cycle after the address) */
     output wire [QW+OW-1:0]             if_raddr,
     input  wire [IF_BITS-1:0]           if_rdata,
+    input  wire                         if_fresh,       // if_rdata is if_raddr's entry
 
     /* MR/MTT translation */
     output reg                          m_xl_valid,
@@ -567,6 +568,12 @@ reg [3:0] sw_done_reg;              // bytes of the original value written
 
 wire [23:0] psn_diff = h_psn - epsn_reg;
 wire [IF_BITS-1:0] ent = if_rdata;
+// the states that decide on the entry wait a cycle when it is not yet the
+// current address's (cmpl_i or q_reg just moved, or it was just rewritten);
+// R_CMPL_CQE only before it offers the CQE, so no handshake is missed
+wire ent_wait = !if_fresh && (state == R_TMO2 || state == R_RPROC || state == R_CMPL || state == R_KICK ||
+                              (state == R_CMPL_CQE && !m_cqe_valid));
+reg cqe_rd_reg, cqe_err_reg;    // of the entry whose CQE is offered
 wire [23:0] ent_last = ent[`FROCE_INFLIGHT_LAST_PSN_LSB +: 24];
 wire [15:0] ent_index = cmpl_i;    // (not stored: the slot is cmpl_i's)
 wire ent_sig = ent[`FROCE_INFLIGHT_SIGNALED_LSB];
@@ -872,7 +879,7 @@ always @(posedge clk) begin
             pay_done_reg <= 1'b1;
     end
 
-    case (state)
+    if (!ent_wait) case (state)
     R_IDLE: begin
         // RQ doorbells first: a packet may need the WQE this one posts
         if (s_db_valid) begin
@@ -928,7 +935,7 @@ always @(posedge clk) begin
         end
     end
     R_TMO: begin
-        // ctx and the oldest in-flight entry load this cycle
+        // ctx loads this cycle, the oldest in-flight entry the next (R_TMO2 waits for it)
         cmpl_i <= ack_wqe_ram[q_reg];
         retired_reg <= 1'b0;
         err_given_reg <= 1'b0;
@@ -1674,27 +1681,33 @@ always @(posedge clk) begin
         end
     end
     R_CMPL_CQE: begin
-        if (!(ent_sig || (cmpl_nak_reg && !nak_ok))) begin
+        // (the entry is read once, before the CQE is offered: what the
+        // handshake needs of it is kept in cqe_rd_reg and cqe_err_reg)
+        if (m_cqe_valid) begin
+            if (m_cqe_ready) begin
+                m_cqe_valid <= 1'b0;
+                if (cqe_err_reg)
+                    err_given_reg <= 1'b1;
+                cmpl_i <= cmpl_i + 1'b1;
+                retired_reg <= 1'b1;
+                rd_fin_reg <= 1'b0;
+                if (cqe_rd_reg)
+                    rd_retired_ram[qs_waddr] <= rd_retired_ram[q_reg] + 1'b1;
+                state <= R_CMPL;
+            end
+        end else if (!(ent_sig || (cmpl_nak_reg && !nak_ok))) begin
             cmpl_i <= cmpl_i + 1'b1;
             retired_reg <= 1'b1;
             rd_fin_reg <= 1'b0;
             if (ent_rd)
                 rd_retired_ram[qs_waddr] <= rd_retired_ram[q_reg] + 1'b1;
             state <= R_CMPL;
-        end else if (!m_cqe_valid) begin
+        end else begin
             m_cqe_valid <= 1'b1;
             m_cqe_cqn <= c_scqn;
             m_cqe <= scqe;
-        end else if (m_cqe_ready) begin
-            m_cqe_valid <= 1'b0;
-            if (cmpl_nak_reg && !nak_ok && !nak_lost_rd)
-                err_given_reg <= 1'b1;
-            cmpl_i <= cmpl_i + 1'b1;
-            retired_reg <= 1'b1;
-            rd_fin_reg <= 1'b0;
-            if (ent_rd)
-                rd_retired_ram[qs_waddr] <= rd_retired_ram[q_reg] + 1'b1;
-            state <= R_CMPL;
+            cqe_rd_reg <= ent_rd;
+            cqe_err_reg <= cmpl_nak_reg && !nak_ok && !nak_lost_rd;
         end
     end
     R_KICK: begin

@@ -143,9 +143,10 @@ module froce_tx_engine #(
     output wire                         r_tx_err,       // the send side stopped on an error of its own
     output wire [15:0]                  r_rd_issued,    // READ/atomic WQEs sent (mod 2^16)
 
-    /* In-flight table: read (asynchronous) and write */
+    /* In-flight table: read (the data a cycle after the address) and write */
     output wire [QW+OW-1:0]             if_raddr,
     input  wire [23:0]                  if_first_psn,   // the entry's first PSN
+    input  wire                         if_fresh,       // if_first_psn is if_raddr's entry
     output reg                          if_we,
     output reg  [QW+OW-1:0]             if_waddr,
     output reg  [IF_BITS-1:0]           if_wdata,
@@ -802,11 +803,12 @@ always @(posedge clk) begin
             state <= S_Q0;
         end
     end
-    S_RW: begin
+    S_RW: if (if_fresh) begin
         // go back to the oldest unacknowledged WQE; packets before the
         // requested PSN are skipped when it is sent again. With no WQE
         // recorded (the one being sent was stopped mid-way) the next WQE's
-        // resume point moves back to the requested PSN.
+        // resume point moves back to the requested PSN. (The oldest entry's
+        // first PSN is read a cycle after its address: wait for it.)
         if (!tx_err[q_reg]) begin
             if (x_ack_wqe != sq_next_ram[q_reg]) begin
                 sq_next_ram[qs_waddr] <= x_ack_wqe;
