@@ -13,8 +13,8 @@
 #      froce-perf send      sizes 0 1 4095 4096 4097 65536
 #      froce-perf read      sizes 0 1 4095 4096 4097 65536, and 1 MiB
 #      froce-perf atomic    fetch-and-add and compare-and-swap (failing compares too)
-#    Each prints one line "PASS <case>" or "FAIL <case>: <why>" (the log is in
-#    build/sim/core/logs/<case>.log).
+#    Two at a time; each prints one line "PASS <case>" or "FAIL <case>:
+#    <why>" (the log is in build/sim/core/logs/<case>.log).
 #
 # Environment: CORE_SEED (default 1), CORE_ITERS (messages per case, default 32;
 # 65536-byte cases use a quarter), CORE_TIMEOUT (seconds per case, default 600).
@@ -56,13 +56,27 @@ passed=0
 failed=0
 failures=()
 
-# run_case NAME COMMAND...: one line of verdict, the reason on failure
-run_case() {
-    local name="$1"
+# Cases run two at a time (each simulation is one thread; make test has two
+# cores); their verdicts are printed in order.
+names=()
+cmds=()
+add_case() {
+    names+=("$1")
     shift
-    local log="$LOGS/$name.log"
+    cmds+=("$(printf '%q ' "$@")")
+}
+
+run_cmd() { # NAME COMMAND: the exit status goes to NAME.rc
     local rc=0
-    timeout "$TMO" "$@" >"$log" 2>&1 || rc=$?
+    eval "timeout $TMO $2" >"$LOGS/$1.log" 2>&1 || rc=$?
+    echo "$rc" >"$LOGS/$1.rc"
+}
+
+report() { # NAME
+    local name="$1"
+    local log="$LOGS/$name.log"
+    local rc
+    rc="$(cat "$LOGS/$name.rc")"
     local res
     res="$(grep -m1 -E '^(result: |PASS:|FAIL:)' "$log" || true)"
     if [[ $rc -eq 0 ]]; then
@@ -85,17 +99,27 @@ run_case() {
     fi
 }
 
-run_case selftest-core build/bin/froce-sim-selftest --core --seed "$SEED"
+add_case selftest-core build/bin/froce-sim-selftest --core --seed "$SEED"
 for op in write send read; do
     for size in 0 1 4095 4096 4097 65536; do
         iters="$ITERS"
         [[ $size -ge 65536 ]] && iters=$(( (ITERS + 3) / 4 ))
-        run_case "$op-$size" build/bin/froce-perf "$op" --size "$size" --iters "$iters" --seed "$SEED" \
+        add_case "$op-$size" build/bin/froce-perf "$op" --size "$size" --iters "$iters" --seed "$SEED" \
             --idle-cycles 200000
     done
 done
-run_case read-1MiB build/bin/froce-perf read --size 1048576 --iters 3 --seed "$SEED"
-run_case atomic-mix build/bin/froce-perf atomic --iters "$((ITERS * 4))" --qps 2 --seed "$SEED"
+add_case read-1MiB build/bin/froce-perf read --size 1048576 --iters 3 --seed "$SEED"
+add_case atomic-mix build/bin/froce-perf atomic --iters "$((ITERS * 4))" --qps 2 --seed "$SEED"
+
+for ((i = 0; i < ${#names[@]}; i += 2)); do
+    run_cmd "${names[i]}" "${cmds[i]}" &
+    if ((i + 1 < ${#names[@]})); then
+        run_cmd "${names[i + 1]}" "${cmds[i + 1]}" &
+    fi
+    wait
+    report "${names[i]}"
+    ((i + 1 < ${#names[@]})) && report "${names[i + 1]}"
+done
 
 echo
 echo "$passed passed, $failed failed"

@@ -12,8 +12,9 @@
 #    committed while a long WRITE streams; one
 #    "result: ok|FAIL <scenario>" line each (sim/core/README.md lists what
 #    each asserts)
-# 3. negative control: froce-scenario all --inject-error runs every scenario
-#    without its error; every one of them must FAIL, or the checks are blind
+# 3. negative control, run beside 2: froce-scenario all --inject-error runs
+#    every scenario without its error; every one of them must FAIL, or the
+#    checks are blind
 #
 # Environment: SCEN_SEED (default 1). Logs in build/sim/core/logs/.
 # Exit status: 0 only if every scenario passed and every negative control failed.
@@ -34,6 +35,11 @@ if ! make -s -C sim/core JOBS=2 >"$LOGS/scenario-build.log" 2>&1; then
 fi
 
 status=0
+# the negative control runs beside the scenarios (each is one simulation
+# thread; make test has two cores)
+rc=0
+build/bin/froce-scenario all --seed "$SEED" --inject-error >"$LOGS/scenarios-inject.log" 2>&1 &
+inject_pid=$!
 echo
 echo "== froce-scenario all --seed $SEED"
 if ! build/bin/froce-scenario all --seed "$SEED" | tee "$LOGS/scenarios.log"; then
@@ -42,8 +48,7 @@ fi
 
 echo
 echo "== negative control: froce-scenario all --inject-error (every scenario must FAIL)"
-rc=0
-build/bin/froce-scenario all --seed "$SEED" --inject-error >"$LOGS/scenarios-inject.log" 2>&1 || rc=$?
+wait "$inject_pid" || rc=$?
 blind="$(grep '^result: ok' "$LOGS/scenarios-inject.log" || true)"
 if [[ $rc -eq 0 || -n "$blind" ]]; then
     echo "FAIL: scenarios passed without their error (log $LOGS/scenarios-inject.log):"
