@@ -1681,33 +1681,25 @@ always @(posedge clk) begin
         end
     end
     R_CMPL_CQE: begin
-        // (the entry is read once, before the CQE is offered: what the
-        // handshake needs of it is kept in cqe_rd_reg and cqe_err_reg)
-        if (m_cqe_valid) begin
-            if (m_cqe_ready) begin
-                m_cqe_valid <= 1'b0;
-                if (cqe_err_reg)
-                    err_given_reg <= 1'b1;
-                cmpl_i <= cmpl_i + 1'b1;
-                retired_reg <= 1'b1;
-                rd_fin_reg <= 1'b0;
-                if (cqe_rd_reg)
-                    rd_retired_ram[qs_waddr] <= rd_retired_ram[q_reg] + 1'b1;
-                state <= R_CMPL;
-            end
-        end else if (!(ent_sig || (cmpl_nak_reg && !nak_ok))) begin
-            cmpl_i <= cmpl_i + 1'b1;
-            retired_reg <= 1'b1;
-            rd_fin_reg <= 1'b0;
-            if (ent_rd)
-                rd_retired_ram[qs_waddr] <= rd_retired_ram[q_reg] + 1'b1;
-            state <= R_CMPL;
-        end else begin
+        // a signaled WQE (or an error) offers its CQE before it retires; the
+        // entry is read once, before that: what the retirement needs of it
+        // is kept (cqe_rd_reg, cqe_err_reg)
+        if (!m_cqe_valid && (ent_sig || (cmpl_nak_reg && !nak_ok))) begin
             m_cqe_valid <= 1'b1;
             m_cqe_cqn <= c_scqn;
             m_cqe <= scqe;
             cqe_rd_reg <= ent_rd;
             cqe_err_reg <= cmpl_nak_reg && !nak_ok && !nak_lost_rd;
+        end else if (!m_cqe_valid || m_cqe_ready) begin
+            m_cqe_valid <= 1'b0;
+            if (m_cqe_valid && cqe_err_reg)
+                err_given_reg <= 1'b1;
+            cmpl_i <= cmpl_i + 1'b1;
+            retired_reg <= 1'b1;
+            rd_fin_reg <= 1'b0;
+            if (m_cqe_valid ? cqe_rd_reg : ent_rd)
+                rd_retired_ram[qs_waddr] <= rd_retired_ram[q_reg] + 1'b1;
+            state <= R_CMPL;
         end
     end
     R_KICK: begin
