@@ -53,6 +53,8 @@ CHECKS = [
     ("axi-mux", ["bash", "tests/rtl/axi_mux/run.sh"]),
     ("axis-pack-split", ["bash", "tests/rtl/axis/run.sh"]),
     ("doorbells", ["bash", "tests/rtl/doorbell/run.sh"]),
+    # the statistics counters (one RAM, small accumulators) against plain counters
+    ("statistics-counters", ["bash", "tests/rtl/counters/run.sh"]),
     # our Ethernet MACs against cocotbext-eth's XGMII and RGMII models (cocotb
     # venv pinned by scripts/cocotb_venv.sh, cached outside the checkout)
     ("eth-mac10g", ["bash", "tests/eth/mac10g/run.sh"]),

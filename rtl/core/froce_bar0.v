@@ -24,11 +24,11 @@
  *   CMD          CMD_ADDR_LO/HI (rw), CMD_DOORBELL (wo: pulses mbox_db_valid
  *                with the written value; mbox_addr is CMD_ADDR), CMD_STATUS
  *                (ro, the firmware's cmd_status)
- *   COUNTERS     counter i (FROCE_CNT_*, 64 bits from cnt_flat) at
+ *   COUNTERS     counter i (FROCE_CNT_*, 64 bits, read from froce_counters) at
  *                COUNTERS_BASE + 8 i: reading the low word returns bits 31:0
  *                and latches bits 63:32 for the next read of a high word (one
  *                latch for all counters); beyond FROCE_CNT_NUM reads 0
- *   ICOUNTERS    internal counter i (FROCE_ICNT_*, icnt_flat) at
+ *   ICOUNTERS    internal counter i (FROCE_ICNT_*, the same read port) at
  *                ICOUNTERS_BASE + 8 i, read like COUNTERS (same latch)
  *   MSIX_TABLE   NUM_VECTORS entries of 16 bytes: address low/high, data
  *                (stored, read back, and read combinationally on two ports,
@@ -54,8 +54,7 @@ module froce_bar0 #(
     parameter [31:0] CAPS = 32'd0,
     parameter [47:0] MAC = 48'd0,
     parameter ADDR_W = `FROCE_BAR0_ADDR_W,      // must keep this value
-    parameter CNT_BITS = `FROCE_CNT_NUM * 64,   // must keep this value
-    parameter ICNT_BITS = `FROCE_ICNT_NUM * 64  // must keep this value
+    parameter CNT_SW = $clog2(`FROCE_CNT_NUM + `FROCE_ICNT_NUM)  // must keep this value
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -128,8 +127,10 @@ module froce_bar0 #(
     output reg                      nd_arm,
 
     /* counters and MSI-X */
-    input  wire [CNT_BITS-1:0]      cnt_flat,
-    input  wire [ICNT_BITS-1:0]     icnt_flat,
+    /* counter read port (froce_counters): slot FROCE_CNT_i is i, slot of
+     * FROCE_ICNT_i FROCE_CNT_NUM + i; the value the same cycle */
+    output wire [CNT_SW-1:0]        cnt_index,
+    input  wire [63:0]              cnt_value,
     output reg  [NUM_VECTORS-1:0]   msix_mask,
     input  wire [NUM_VECTORS-1:0]   msix_pending,
     /* MSI-X table read ports: the entry (address, data) of a vector */
@@ -304,8 +305,9 @@ wire r_cnt = ra >= CNT_B && ra < CNT_E;
 wire [ADDR_W-1:0] r_cnt_off = ra - CNT_B;
 wire r_icnt = ra >= ICNT_B && ra < ICNT_E;
 wire [ADDR_W-1:0] r_icnt_off = ra - ICNT_B;
-wire [63:0] r_cnt_val = r_icnt ? icnt_flat[r_icnt_off[ADDR_W-1:3] * 64 +: 64] :
-                        cnt_flat[r_cnt_off[ADDR_W-1:3] * 64 +: 64];
+localparam [CNT_SW-1:0] ICNT_SLOT0 = `FROCE_CNT_NUM;
+assign cnt_index = r_icnt ? ICNT_SLOT0 + r_icnt_off[CNT_SW+2:3] : r_cnt_off[CNT_SW+2:3];
+wire [63:0] r_cnt_val = cnt_value;
 wire r_tab = ra >= TAB_B && ra < TAB_E;
 wire [ADDR_W-1:0] r_tab_off = ra - TAB_B;
 wire [VW-1:0] r_vec = r_tab_off[VW+3:4];
@@ -397,7 +399,7 @@ always @(posedge clk) begin
     end
 end
 
-wire unused_bar0 = ^{num_uars[31:16], num_eqs[31:8], num_vec[31:8], s_axil_wstrb, s_axil_awaddr[1:0], s_axil_araddr[1:0], r_cnt_off[2:0], r_icnt_off[2:0], w_tab_off,
+wire unused_bar0 = ^{num_uars[31:16], num_eqs[31:8], num_vec[31:8], s_axil_wstrb, s_axil_awaddr[1:0], s_axil_araddr[1:0], r_cnt_off, r_icnt_off, w_tab_off,
                      r_tab_off, PBA_B};
 
 endmodule

@@ -1,4 +1,5 @@
 rtl/common/froce_fifo.v
+rtl/common/froce_counters.v
 rtl/common/froce_axis_pack.v
 rtl/common/froce_axis_prepend.v
 rtl/common/froce_axis_split.v

@@ -299,22 +299,28 @@ always @(posedge clk) begin
         stage[{stage_dw, 5'd0} +: 32] <= ctl_wdata;
 end
 
-// counters (FROCE_CNT_* indexes, 64 bits each in cnt_flat) at CTL_CORE_BASE +
-// 8 i and the internal ones (FROCE_ICNT_*) at CTL_ICNT_BASE + 8 i, low dword
-// first; the same counters are in BAR0 (froce_bar0)
-reg [`FROCE_CNT_NUM*64-1:0] cnt_flat;
-reg [`FROCE_ICNT_NUM*64-1:0] icnt_flat;
+// counters (FROCE_CNT_*, 64 bits each) at CTL_CORE_BASE + 8 i and the
+// internal ones (FROCE_ICNT_*) at CTL_ICNT_BASE + 8 i, low dword first; the
+// same counters are in BAR0 (froce_bar0). All are in froce_counters
+// (below): slot i is FROCE_CNT_i, slot FROCE_CNT_NUM + i is FROCE_ICNT_i.
+localparam CNT_SLOTS = `FROCE_CNT_NUM + `FROCE_ICNT_NUM;
+localparam CNT_IW = $clog2(W) + 1;          // increments: up to W bytes a beat
+localparam CNT_SW = $clog2(CNT_SLOTS);
+localparam [CNT_SW-1:0] ICNT_SLOT0 = `FROCE_CNT_NUM;
 wire [22:0] cnt_woff = ctl_addr - A_CORE;
 wire [22:0] icnt_woff = ctl_addr - A_ICNT;
 wire sel_cnt = ctl_addr >= A_CORE && cnt_woff < 2 * `FROCE_CNT_NUM;
 wire sel_icnt = ctl_addr >= A_ICNT && icnt_woff < 2 * `FROCE_ICNT_NUM;
+wire [CNT_SW-1:0] ctl_cnt_index = sel_icnt ? ICNT_SLOT0 + icnt_woff[CNT_SW:1] : cnt_woff[CNT_SW:1];
+wire [63:0] ctl_cnt_value;
+wire ctl_cnt_high = sel_icnt ? icnt_woff[0] : cnt_woff[0];
 always @(posedge clk) begin
     own_rvalid <= 1'b0;
     if (ctl_fire && !ctl_write && !sel_mrt) begin
         own_rvalid <= 1'b1;
         // contexts are write-only (the firmware keeps its own copy)
-        own_rdata <= sel_cnt ? cnt_flat[cnt_woff[7:0] * 32 +: 32] :
-                     sel_icnt ? icnt_flat[icnt_woff[4:0] * 32 +: 32] : 32'd0;
+        own_rdata <= !(sel_cnt || sel_icnt) ? 32'd0 :
+                     ctl_cnt_high ? ctl_cnt_value[63:32] : ctl_cnt_value[31:0];
     end
     if (ctl_fire && !ctl_write && sel_mrt)
         rd_pending <= 1'b1;
@@ -335,7 +341,7 @@ wire [23:0] sq_db_qpn, rq_db_qpn, cq_arm_cqn, cq_arm_ci;
 wire [15:0] sq_db_pi, rq_db_pi;
 wire cq_arm_solicited;
 wire [3:0] cq_arm_sn;
-wire [31:0] db_accepted, db_rejected, db_malformed;
+wire inc_db_accepted, inc_db_rejected, inc_db_malformed;
 wire db_init_busy;
 
 // BAR2 writes the doorbell unit took and lost in a device reset still get
@@ -373,7 +379,7 @@ froce_doorbell #(.NUM_QPS(NUM_QPS), .NUM_CQS(NUM_CQS), .NUM_UARS(NUM_UARS)) door
     // CQ arms go to the CQ engine (arm state per CQ)
     .m_cq_arm_valid(cq_arm_valid), .m_cq_arm_ready(cq_arm_ready), .m_cq_arm_cqn(cq_arm_cqn), .m_cq_arm_ci(cq_arm_ci),
     .m_cq_arm_solicited(cq_arm_solicited), .m_cq_arm_sn(cq_arm_sn),
-    .cnt_accepted(db_accepted), .cnt_rejected(db_rejected), .cnt_malformed(db_malformed),
+    .inc_accepted(inc_db_accepted), .inc_rejected(inc_db_rejected), .inc_malformed(inc_db_malformed),
     .init_busy(db_init_busy)
 );
 
@@ -800,7 +806,7 @@ wire rx_if_fresh = if_raddr == rx_if_raddr_q && !rx_if_clash;
 wire rw_valid, rw_ready;
 wire [QW-1:0] rw_qpn;
 wire [23:0] rw_psn;
-wire [63:0] c_retrans, c_timeouts, c_adp_retrans, c_rnr_rcvd, c_retry_exc;
+wire inc_retrans, inc_timeouts, inc_adp_retrans, inc_rnr_rcvd, inc_retry_exc;
 wire kick_valid, kick_ready;
 wire [QW-1:0] kick_qpn;
 // Responses (ACK/NAK/atomic ACK headers and READ response jobs) from the rx
@@ -867,7 +873,7 @@ wire t_tvalid, t_tready, t_tlast;
 wire tcqe_valid, tcqe_ready;
 wire [23:0] tcqe_cqn;
 wire [CQE_BITS-1:0] tcqe;
-wire [63:0] c_req_pkts, c_resp_pkts, c_wqes, c_wqe_err;
+wire inc_req_pkts, inc_resp_pkts, inc_wqes, inc_wqe_err;
 
 froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS), .OUTSTANDING(OUTSTANDING),
                   .RD_ATOMIC_MAX(RD_ATOMIC_MAX)) tx_engine (
@@ -900,7 +906,7 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
     .m_pay_tdata(t_tdata), .m_pay_tkeep(t_tkeep), .m_pay_tvalid(t_tvalid), .m_pay_tready(t_tready),
     .m_pay_tlast(t_tlast),
     .m_cqe_valid(tcqe_valid), .m_cqe_ready(tcqe_ready), .m_cqe_cqn(tcqe_cqn), .m_cqe(tcqe),
-    .cnt_req_pkts(c_req_pkts), .cnt_resp_pkts(c_resp_pkts), .cnt_wqes(c_wqes), .cnt_wqe_err(c_wqe_err)
+    .inc_req_pkts(inc_req_pkts), .inc_resp_pkts(inc_resp_pkts), .inc_wqes(inc_wqes), .inc_wqe_err(inc_wqe_err)
 );
 
 wire tx_len_err;
@@ -928,8 +934,8 @@ wire wr_done_rx;
 wire rcqe_valid, rcqe_ready;
 wire [23:0] rcqe_cqn;
 wire [CQE_BITS-1:0] rcqe;
-wire [63:0] c_rx_pkts, c_dup, c_oos, c_nak_sent, c_rnr_sent, c_access_err, c_rx_dropped;
-wire [63:0] c_seq_nak_rcvd, c_acc_nak_rcvd, c_inv_nak_rcvd, c_rnr_retry_exc, c_out_of_buffer, c_len_err, c_qkey_err;
+wire inc_rx_pkts, inc_dup, inc_oos, inc_nak_sent, inc_rnr_sent, inc_access_err, inc_rx_dropped;
+wire inc_seq_nak_rcvd, inc_acc_nak_rcvd, inc_inv_nak_rcvd, inc_rnr_retry_exc, inc_out_of_buffer, inc_len_err, inc_qkey_err;
 
 // affiliated asynchronous events (responder side to error) for the firmware
 wire rx_qpev_valid;
@@ -968,12 +974,13 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .m_sw_valid(sw_valid), .m_sw_ready(sw_ready), .m_sw_addr(sw_addr), .m_sw_data(sw_data), .m_sw_len(sw_len),
     .m_cqe_valid(rcqe_valid), .m_cqe_ready(rcqe_ready), .m_cqe_cqn(rcqe_cqn), .m_cqe(rcqe),
     .m_qpev_valid(rx_qpev_valid), .m_qpev_qpn(rx_qpev_qpn), .m_qpev_subtype(rx_qpev_subtype),
-    .cnt_rx_pkts(c_rx_pkts), .cnt_dup(c_dup), .cnt_oos(c_oos), .cnt_nak_sent(c_nak_sent),
-    .cnt_rnr_sent(c_rnr_sent), .cnt_seq_nak_rcvd(c_seq_nak_rcvd), .cnt_acc_nak_rcvd(c_acc_nak_rcvd),
-    .cnt_inv_nak_rcvd(c_inv_nak_rcvd), .cnt_access_err(c_access_err),
-    .cnt_dropped(c_rx_dropped), .cnt_retrans(c_retrans), .cnt_timeouts(c_timeouts), .cnt_adp_retrans(c_adp_retrans),
-    .cnt_rnr_rcvd(c_rnr_rcvd), .cnt_retry_exc(c_retry_exc), .cnt_rnr_retry_exc(c_rnr_retry_exc),
-    .cnt_out_of_buffer(c_out_of_buffer), .cnt_len_err(c_len_err), .cnt_qkey_err(c_qkey_err)
+    .inc_rx_pkts(inc_rx_pkts), .inc_dup(inc_dup), .inc_oos(inc_oos), .inc_nak_sent(inc_nak_sent),
+    .inc_rnr_sent(inc_rnr_sent), .inc_seq_nak_rcvd(inc_seq_nak_rcvd), .inc_acc_nak_rcvd(inc_acc_nak_rcvd),
+    .inc_inv_nak_rcvd(inc_inv_nak_rcvd), .inc_access_err(inc_access_err),
+    .inc_dropped(inc_rx_dropped), .inc_retrans(inc_retrans), .inc_timeouts(inc_timeouts),
+    .inc_adp_retrans(inc_adp_retrans), .inc_rnr_rcvd(inc_rnr_rcvd), .inc_retry_exc(inc_retry_exc),
+    .inc_rnr_retry_exc(inc_rnr_retry_exc), .inc_out_of_buffer(inc_out_of_buffer), .inc_len_err(inc_len_err),
+    .inc_qkey_err(inc_qkey_err)
 );
 
 // ---------------------------------------------------------------------------
@@ -1085,7 +1092,7 @@ always @(posedge clk) begin
         wq_desc_sent <= 1'b0;
 end
 
-wire [31:0] c_cqes, c_cq_err, c_cq_arms;
+wire inc_cqes, inc_cq_err, inc_cq_arms;
 wire ev_valid, ev_ready;
 wire [23:0] ev_cqn;
 wire [7:0] ev_eqn;
@@ -1105,7 +1112,7 @@ froce_cq_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_CQS(NUM_CQS)) cq_engine (
     .m_wr_desc_len(cq_desc_len),
     .m_wr_tdata(cq_tdata), .m_wr_tkeep(unused_cq_tkeep), .m_wr_tvalid(cq_tvalid), .m_wr_tready(cq_tready),
     .m_wr_tlast(cq_tlast),
-    .cnt_cqes(c_cqes), .cnt_cq_err(c_cq_err), .cnt_arms(c_cq_arms)
+    .inc_cqes(inc_cqes), .inc_cq_err(inc_cq_err), .inc_arms(inc_cq_arms)
 );
 
 // ---------------------------------------------------------------------------
@@ -1130,13 +1137,7 @@ wire [95:0] fw_eqe_dw;
 // The FIFO holds 16 and the firmware drains up to 16 per loop; an event
 // that finds it full is lost and counted (ICNT_ASYNC_LOST).
 wire async_ready;
-reg [63:0] c_async_lost;
-always @(posedge clk) begin
-    if (rx_qpev_valid && !async_ready)
-        c_async_lost <= c_async_lost + 1'b1;
-    if (crst)
-        c_async_lost <= 64'd0;
-end
+wire inc_async_lost = rx_qpev_valid && !async_ready;
 reg [31:0] fw_link_status;      // the BAR0 LINK_STATUS word
 always @* begin
     fw_link_status = 32'd0;
@@ -1188,7 +1189,7 @@ wire eqdb_valid, eqdb_ready, eqdb_arm;
 wire [5:0] eqdb_eqn;
 wire [23:0] eqdb_ci;
 wire [NUM_VECTORS-1:0] msix_mask, msix_pending, ev_msix_pending;
-wire [31:0] c_eqes, c_msix, c_eq_dropped;
+wire inc_eqes, inc_msix, inc_eq_dropped;
 wire [4:0] ev_msix_vector;
 wire ev_msix_valid, ev_msix_ready;
 
@@ -1205,7 +1206,7 @@ froce_event_engine #(.NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS)) event_engine 
     .m_wr_last(ev_wr_last), .wr_done(ev_wr_done),
     .msix_mask(msix_mask), .msix_pending(ev_msix_pending),
     .m_msix_vector(ev_msix_vector), .m_msix_valid(ev_msix_valid), .m_msix_ready(ev_msix_ready),
-    .cnt_eqes(c_eqes), .cnt_msix(c_msix), .cnt_dropped(c_eq_dropped)
+    .inc_eqes(inc_eqes), .inc_msix(inc_msix), .inc_dropped(inc_eq_dropped)
 );
 
 // ---------------------------------------------------------------------------
@@ -1218,7 +1219,8 @@ wire ntx_en, nrx_en, ntx_cfg_we, nrx_cfg_we, nd_arm;
 wire [15:0] ntx_pi, nrx_pi, ntx_ci, nrx_ci;
 wire nd_irq_pending, nd_irq_taken;
 wire [4:0] nd_irq_vector;
-wire [63:0] c_nd_tx_pkts, c_nd_rx_pkts, c_nd_rx_dropped;
+wire inc_nd_tx_pkts, inc_nd_rx_pkts;
+wire [1:0] inc_nd_rx_dropped;
 
 froce_netdev #(.DATA_WIDTH(DATA_WIDTH)) netdev (
     .clk(clk), .rst(crst),
@@ -1242,7 +1244,7 @@ froce_netdev #(.DATA_WIDTH(DATA_WIDTH)) netdev (
     .m_wr_tdata(nwr_tdata), .m_wr_tvalid(nwr_tvalid), .m_wr_tready(nwr_tready), .m_wr_tlast(nwr_tlast),
     .s_wr_st_valid(nwr_st_valid), .s_wr_st_err(nwr_st_err),
     .irq_pending(nd_irq_pending), .irq_vector(nd_irq_vector), .irq_taken(nd_irq_taken),
-    .cnt_tx_pkts(c_nd_tx_pkts), .cnt_rx_pkts(c_nd_rx_pkts), .cnt_rx_dropped(c_nd_rx_dropped)
+    .inc_tx_pkts(inc_nd_tx_pkts), .inc_rx_pkts(inc_nd_rx_pkts), .inc_rx_dropped(inc_nd_rx_dropped)
 );
 
 // MSI-X: the event engine's requests and the netdev vector share m_msix_*.
@@ -1286,6 +1288,9 @@ localparam [31:0] CAPS = (32'd1 << `FROCE_REG_CAPS_ROCE_V1_SHIFT) | (32'd1 << `F
                          (32'd1 << `FROCE_REG_CAPS_UD_SHIFT) | (32'd1 << `FROCE_REG_CAPS_ATOMIC_SHIFT) |
                          (32'd1 << `FROCE_REG_CAPS_NETDEV_SHIFT);
 
+wire [CNT_SW-1:0] bar0_cnt_index;
+wire [63:0] bar0_cnt_value;
+
 froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), .BUILD_ID(BUILD_ID),
              .CAPS(CAPS), .MAC(MAC)) bar0 (
     .clk(clk), .rst(rst), .dev_reset(dev_rst), .dev_reset_req(dev_reset_req),
@@ -1310,7 +1315,7 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
     .nrx_addr(nrx_addr), .nrx_log(nrx_log), .nrx_en(nrx_en), .nrx_pi(nrx_pi), .nrx_cfg_we(nrx_cfg_we),
     .nrx_ci(nrx_ci),
     .nd_vector(nd_vector), .nd_arm(nd_arm),
-    .cnt_flat(cnt_flat), .icnt_flat(icnt_flat), .msix_mask(msix_mask), .msix_pending(msix_pending),
+    .cnt_index(bar0_cnt_index), .cnt_value(bar0_cnt_value), .msix_mask(msix_mask), .msix_pending(msix_pending),
     .msix_req_vector(m_msix_vector), .msix_req_addr(m_msix_addr), .msix_req_data(m_msix_data),
     .msix_tbl_vector(msix_tbl_vector), .msix_tbl_addr(msix_tbl_addr), .msix_tbl_data(msix_tbl_data)
 );
@@ -1319,114 +1324,95 @@ froce_bar0 #(.NUM_UARS(NUM_UARS), .NUM_EQS(NUM_EQS), .NUM_VECTORS(NUM_VECTORS), 
 // Counters
 // ---------------------------------------------------------------------------
 
-// counted here and in the tx/rx engines: 64 bits; the doorbell unit's and the
-// event engine's internal counters are 32 bits, zero-extended
-reg [63:0] c_tx_frames, c_tx_bytes, c_rx_frames, c_rx_bytes, c_icrc, c_ip_csum, c_bad;
-reg [31:0] c_split_err, c_dma_err, c_tx_len_err;
-reg [63:0] c_eqes64, c_msix64, c_rx_filtered;
+// Every counter in one froce_counters: slot i is FROCE_CNT_i, slot
+// FROCE_CNT_NUM + i is FROCE_ICNT_i. Each source presents this cycle's
+// increment (a one-cycle pulse from the engines, a byte count per beat
+// here); counters with no source yet read 0 and cost nothing.
+reg [CNT_SLOTS*CNT_IW-1:0] cnt_inc;
+
+function [CNT_IW-1:0] one;                  // a pulse as an increment
+    input pulse;
+    one = {{(CNT_IW - 1){1'b0}}, pulse};
+endfunction
+
 // sent: RoCE frames only (the tx_builder's side of the frame mux)
 wire [W-1:0] tx_keep = rb_tkeep;
 wire [W-1:0] rx_keep = s_eth_rx_tkeep;
-reg [$clog2(W):0] tx_pop, rx_pop;
+reg [CNT_IW-1:0] tx_pop, rx_pop;
 integer pi;
 always @* begin
     tx_pop = 0;
     rx_pop = 0;
     for (pi = 0; pi < W; pi = pi + 1) begin
-        tx_pop = tx_pop + {{$clog2(W){1'b0}}, tx_keep[pi]};
-        rx_pop = rx_pop + {{$clog2(W){1'b0}}, rx_keep[pi]};
+        tx_pop = tx_pop + one(tx_keep[pi]);
+        rx_pop = rx_pop + one(rx_keep[pi]);
     end
 end
-
-always @(posedge clk) begin
-    if (rb_tvalid && rb_tready) begin
-        c_tx_bytes <= c_tx_bytes + {{(63 - $clog2(W)){1'b0}}, tx_pop};
-        if (rb_tlast)
-            c_tx_frames <= c_tx_frames + 1'b1;
-    end
-    if (erx_tvalid && erx_tready) begin
-        c_rx_bytes <= c_rx_bytes + {{(63 - $clog2(W)){1'b0}}, rx_pop};
-        if (s_eth_rx_tlast)
-            c_rx_frames <= c_rx_frames + 1'b1;
-    end
-    if (p_stat_valid && p_stat_verdict == `FROCE_VERDICT_ICRC_BAD)
-        c_icrc <= c_icrc + 1'b1;
-    if (p_stat_valid && p_stat_verdict == `FROCE_VERDICT_IP_CSUM)
-        c_ip_csum <= c_ip_csum + 1'b1;
-    if (pb_stat_valid && (pb_stat_dropped || pb_stat_overflow) && !(p_stat_valid && p_stat_verdict == `FROCE_VERDICT_ICRC_BAD))
-        c_bad <= c_bad + 1'b1;
-    if (split_err)
-        c_split_err <= c_split_err + 1'b1;
-    if ((trd_st_valid && trd_st_err != 4'd0) || (rrd_st_valid && rrd_st_err != 4'd0) ||
-        (wr_st_valid && wr_st_err != 4'd0) || (nrd_st_valid && nrd_st_err != 4'd0) ||
-        (nwr_st_valid && nwr_st_err != 4'd0))
-        c_dma_err <= c_dma_err + 1'b1;
-    if (tx_len_err)
-        c_tx_len_err <= c_tx_len_err + 1'b1;
-    if (ev_wr_done)
-        c_eqes64 <= c_eqes64 + 1'b1;
-    if (m_msix_valid && m_msix_ready)
-        c_msix64 <= c_msix64 + 1'b1;
-    if (pb_stat_filtered)
-        c_rx_filtered <= c_rx_filtered + 1'b1;
-    if (crst) begin
-        c_tx_frames <= 64'd0; c_tx_bytes <= 64'd0; c_rx_frames <= 64'd0; c_rx_bytes <= 64'd0;
-        c_icrc <= 64'd0; c_ip_csum <= 64'd0; c_bad <= 64'd0; c_split_err <= 32'd0;
-        c_dma_err <= 32'd0; c_tx_len_err <= 32'd0;
-        c_eqes64 <= 64'd0; c_msix64 <= 64'd0; c_rx_filtered <= 64'd0;
-    end
-end
+wire tx_beat = rb_tvalid && rb_tready;
+wire rx_beat = erx_tvalid && erx_tready;
+wire icrc_bad = p_stat_valid && p_stat_verdict == `FROCE_VERDICT_ICRC_BAD;
 
 always @* begin
-    cnt_flat = {(`FROCE_CNT_NUM * 64){1'b0}};
-    cnt_flat[`FROCE_CNT_SENT_PKTS * 64 +: 64] = c_tx_frames;
-    cnt_flat[`FROCE_CNT_RCVD_PKTS * 64 +: 64] = c_rx_frames;
-    cnt_flat[`FROCE_CNT_SENT_BYTES * 64 +: 64] = c_tx_bytes;
-    cnt_flat[`FROCE_CNT_RCVD_BYTES * 64 +: 64] = c_rx_bytes;
-    cnt_flat[`FROCE_CNT_RDMA_SENDS * 64 +: 64] = c_req_pkts;
-    cnt_flat[`FROCE_CNT_RDMA_RECVS * 64 +: 64] = c_rx_pkts;
-    cnt_flat[`FROCE_CNT_DUPLICATE_REQUEST * 64 +: 64] = c_dup;
-    cnt_flat[`FROCE_CNT_OUT_OF_SEQUENCE * 64 +: 64] = c_oos;
-    cnt_flat[`FROCE_CNT_SEND_RNR_ERR * 64 +: 64] = c_rnr_sent;
-    cnt_flat[`FROCE_CNT_OUT_OF_BUFFER * 64 +: 64] = c_out_of_buffer;
-    cnt_flat[`FROCE_CNT_PACKET_SEQ_ERR * 64 +: 64] = c_seq_nak_rcvd;
-    cnt_flat[`FROCE_CNT_RNR_NAK_RETRY_ERR * 64 +: 64] = c_rnr_retry_exc;
-    cnt_flat[`FROCE_CNT_RESP_LOCAL_LENGTH_ERROR * 64 +: 64] = c_len_err;
-    cnt_flat[`FROCE_CNT_REQ_REMOTE_ACCESS_ERRORS * 64 +: 64] = c_acc_nak_rcvd;
-    cnt_flat[`FROCE_CNT_REQ_REMOTE_INVALID_REQUEST * 64 +: 64] = c_inv_nak_rcvd;
-    cnt_flat[`FROCE_CNT_RCVD_RNR_ERR * 64 +: 64] = c_rnr_rcvd;
-    cnt_flat[`FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR * 64 +: 64] = c_timeouts;
-    cnt_flat[`FROCE_CNT_RETRY_EXCEEDED_ERR * 64 +: 64] = c_retry_exc;
-    cnt_flat[`FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS * 64 +: 64] = c_access_err;
-    cnt_flat[`FROCE_CNT_REQ_CQE_ERROR * 64 +: 64] = c_wqe_err;
-    cnt_flat[`FROCE_CNT_RX_ICRC_ENCAPSULATED * 64 +: 64] = c_icrc;
-    cnt_flat[`FROCE_CNT_RX_IP_CSUM_ERRORS * 64 +: 64] = c_ip_csum;
-    cnt_flat[`FROCE_CNT_RX_BAD_PKTS * 64 +: 64] = c_bad;
-    cnt_flat[`FROCE_CNT_RX_NO_QP * 64 +: 64] = c_rx_dropped;
-    cnt_flat[`FROCE_CNT_DOORBELL_DROPPED * 64 +: 64] = {32'd0, db_rejected} + {32'd0, db_malformed};
-    cnt_flat[`FROCE_CNT_NETDEV_TX_PKTS * 64 +: 64] = c_nd_tx_pkts;
-    cnt_flat[`FROCE_CNT_NETDEV_RX_PKTS * 64 +: 64] = c_nd_rx_pkts;
-    cnt_flat[`FROCE_CNT_NETDEV_RX_DROPPED * 64 +: 64] = c_nd_rx_dropped;
+    cnt_inc = {(CNT_SLOTS * CNT_IW){1'b0}};
+    cnt_inc[`FROCE_CNT_SENT_PKTS * CNT_IW +: CNT_IW] = one(tx_beat && rb_tlast);
+    cnt_inc[`FROCE_CNT_RCVD_PKTS * CNT_IW +: CNT_IW] = one(rx_beat && s_eth_rx_tlast);
+    cnt_inc[`FROCE_CNT_SENT_BYTES * CNT_IW +: CNT_IW] = tx_beat ? tx_pop : {CNT_IW{1'b0}};
+    cnt_inc[`FROCE_CNT_RCVD_BYTES * CNT_IW +: CNT_IW] = rx_beat ? rx_pop : {CNT_IW{1'b0}};
+    cnt_inc[`FROCE_CNT_RDMA_SENDS * CNT_IW +: CNT_IW] = one(inc_req_pkts);
+    cnt_inc[`FROCE_CNT_RDMA_RECVS * CNT_IW +: CNT_IW] = one(inc_rx_pkts);
+    cnt_inc[`FROCE_CNT_DUPLICATE_REQUEST * CNT_IW +: CNT_IW] = one(inc_dup);
+    cnt_inc[`FROCE_CNT_OUT_OF_SEQUENCE * CNT_IW +: CNT_IW] = one(inc_oos);
+    cnt_inc[`FROCE_CNT_SEND_RNR_ERR * CNT_IW +: CNT_IW] = one(inc_rnr_sent);
+    cnt_inc[`FROCE_CNT_OUT_OF_BUFFER * CNT_IW +: CNT_IW] = one(inc_out_of_buffer);
+    cnt_inc[`FROCE_CNT_PACKET_SEQ_ERR * CNT_IW +: CNT_IW] = one(inc_seq_nak_rcvd);
+    cnt_inc[`FROCE_CNT_RNR_NAK_RETRY_ERR * CNT_IW +: CNT_IW] = one(inc_rnr_retry_exc);
+    cnt_inc[`FROCE_CNT_RESP_LOCAL_LENGTH_ERROR * CNT_IW +: CNT_IW] = one(inc_len_err);
+    cnt_inc[`FROCE_CNT_REQ_REMOTE_ACCESS_ERRORS * CNT_IW +: CNT_IW] = one(inc_acc_nak_rcvd);
+    cnt_inc[`FROCE_CNT_REQ_REMOTE_INVALID_REQUEST * CNT_IW +: CNT_IW] = one(inc_inv_nak_rcvd);
+    cnt_inc[`FROCE_CNT_RCVD_RNR_ERR * CNT_IW +: CNT_IW] = one(inc_rnr_rcvd);
+    cnt_inc[`FROCE_CNT_LOCAL_ACK_TIMEOUT_ERR * CNT_IW +: CNT_IW] = one(inc_timeouts);
+    cnt_inc[`FROCE_CNT_RETRY_EXCEEDED_ERR * CNT_IW +: CNT_IW] = one(inc_retry_exc);
+    cnt_inc[`FROCE_CNT_RESP_REMOTE_ACCESS_ERRORS * CNT_IW +: CNT_IW] = one(inc_access_err);
+    cnt_inc[`FROCE_CNT_REQ_CQE_ERROR * CNT_IW +: CNT_IW] = one(inc_wqe_err);
+    cnt_inc[`FROCE_CNT_RX_ICRC_ENCAPSULATED * CNT_IW +: CNT_IW] = one(icrc_bad);
+    cnt_inc[`FROCE_CNT_RX_IP_CSUM_ERRORS * CNT_IW +: CNT_IW] =
+        one(p_stat_valid && p_stat_verdict == `FROCE_VERDICT_IP_CSUM);
+    cnt_inc[`FROCE_CNT_RX_BAD_PKTS * CNT_IW +: CNT_IW] =
+        one(pb_stat_valid && (pb_stat_dropped || pb_stat_overflow) && !icrc_bad);
+    cnt_inc[`FROCE_CNT_RX_NO_QP * CNT_IW +: CNT_IW] = one(inc_rx_dropped);
+    cnt_inc[`FROCE_CNT_DOORBELL_DROPPED * CNT_IW +: CNT_IW] = one(inc_db_rejected) + one(inc_db_malformed);
+    cnt_inc[`FROCE_CNT_NETDEV_TX_PKTS * CNT_IW +: CNT_IW] = one(inc_nd_tx_pkts);
+    cnt_inc[`FROCE_CNT_NETDEV_RX_PKTS * CNT_IW +: CNT_IW] = one(inc_nd_rx_pkts);
+    cnt_inc[`FROCE_CNT_NETDEV_RX_DROPPED * CNT_IW +: CNT_IW] =
+        one(inc_nd_rx_dropped[0]) + one(inc_nd_rx_dropped[1]);
+    cnt_inc[(`FROCE_CNT_NUM + `FROCE_ICNT_EQES) * CNT_IW +: CNT_IW] = one(ev_wr_done);
+    cnt_inc[(`FROCE_CNT_NUM + `FROCE_ICNT_MSIX) * CNT_IW +: CNT_IW] = one(m_msix_valid && m_msix_ready);
+    cnt_inc[(`FROCE_CNT_NUM + `FROCE_ICNT_EQ_DROPPED) * CNT_IW +: CNT_IW] = one(inc_eq_dropped);
+    cnt_inc[(`FROCE_CNT_NUM + `FROCE_ICNT_CQ_ARMS) * CNT_IW +: CNT_IW] = one(inc_cq_arms);
+    cnt_inc[(`FROCE_CNT_NUM + `FROCE_ICNT_QKEY_DROPPED) * CNT_IW +: CNT_IW] = one(inc_qkey_err);
+    cnt_inc[(`FROCE_CNT_NUM + `FROCE_ICNT_ASYNC_LOST) * CNT_IW +: CNT_IW] = one(inc_async_lost);
+    cnt_inc[(`FROCE_CNT_NUM + `FROCE_ICNT_ADP_RETRANS) * CNT_IW +: CNT_IW] = one(inc_adp_retrans);
+    cnt_inc[(`FROCE_CNT_NUM + `FROCE_ICNT_RX_FILTERED) * CNT_IW +: CNT_IW] = one(pb_stat_filtered);
 end
 
-always @* begin
-    icnt_flat = {(`FROCE_ICNT_NUM * 64){1'b0}};
-    icnt_flat[`FROCE_ICNT_EQES * 64 +: 64] = c_eqes64;
-    icnt_flat[`FROCE_ICNT_MSIX * 64 +: 64] = c_msix64;
-    icnt_flat[`FROCE_ICNT_EQ_DROPPED * 64 +: 64] = {32'd0, c_eq_dropped};
-    icnt_flat[`FROCE_ICNT_CQ_ARMS * 64 +: 64] = {32'd0, c_cq_arms};
-    icnt_flat[`FROCE_ICNT_QKEY_DROPPED * 64 +: 64] = c_qkey_err;
-    icnt_flat[`FROCE_ICNT_ASYNC_LOST * 64 +: 64] = c_async_lost;
-    icnt_flat[`FROCE_ICNT_ADP_RETRANS * 64 +: 64] = c_adp_retrans;
-    icnt_flat[`FROCE_ICNT_RX_FILTERED * 64 +: 64] = c_rx_filtered;
-end
+// read port a: BAR0 (froce_bar0), port b: the control bus (above)
+froce_counters #(.N(CNT_SLOTS), .IW(CNT_IW)) counters (
+    .clk(clk), .rst(crst),
+    .inc(cnt_inc),
+    .a_index(bar0_cnt_index), .a_value(bar0_cnt_value),
+    .b_index(ctl_cnt_index), .b_value(ctl_cnt_value)
+);
 
 // not used yet: the arm sequence number, status bits kept for later
-wire unused_core = ^{cq_arm_sn, db_accepted, c_eqes, c_msix, eqc_off[2:0],
+// the events with no counter yet: doorbells accepted, EQEs and MSI-X
+// messages as the event engine sees them, CQEs, CQ errors, response
+// packets, WQEs, NAKs sent, retransmissions, split and DMA errors
+wire unused_core = ^{cq_arm_sn, inc_db_accepted, inc_eqes, inc_msix, eqc_off[2:0],
                      db_init_busy, tseg_first, rseg_first, tx_xl_busy, rx_xl_busy, tx_tuser,
-                     c_resp_pkts, c_wqes, c_cqes, c_cq_err, c_split_err, c_dma_err, c_tx_len_err,
-                     wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], c_nak_sent,
-                     qpc_off[4:0], cqc_off[2:0], gid_off[2:0], c_retrans,
+                     inc_resp_pkts, inc_wqes, inc_cqes, inc_cq_err, split_err, tx_len_err,
+                     trd_st_valid, trd_st_err, rrd_st_valid, rrd_st_err, nrd_st_err, nwr_st_err,
+                     wr_st_err, pb_stat_roce, pb_stat_net, ctl_addr[22], inc_nak_sent,
+                     qpc_off[4:0], cqc_off[2:0], gid_off[2:0], inc_retrans,
                      fw_port_cfg_we};
 
 endmodule

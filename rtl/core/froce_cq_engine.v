@@ -20,7 +20,7 @@
  *   -> one DMA write descriptor + the CQE bytes -> pi + 1.
  *
  * A CQ that is not VALID, or whose ring fails translation, loses the CQE
- * (counted on cnt_cq_err); nothing is written to host memory for it.
+ * (counted on inc_cq_err); nothing is written to host memory for it.
  *
  * Ordering: a source pushes its request only after the data the CQE reports
  * has been handed to the same DMA write path (descriptors are served in
@@ -107,9 +107,9 @@ module froce_cq_engine #(
     input  wire                     m_wr_tready,
     output wire                     m_wr_tlast,
 
-    output reg  [31:0]              cnt_cqes,
-    output reg  [31:0]              cnt_cq_err,
-    output reg  [31:0]              cnt_arms
+    output reg                      inc_cqes,
+    output reg                      inc_cq_err,
+    output reg                      inc_arms
 );
 
 localparam W = DATA_WIDTH / 8;
@@ -225,6 +225,10 @@ assign m_ev_cqn = {{(24 - CQW){1'b0}}, cq_reg};
 assign m_ev_eqn = ctx_reg[`FROCE_CQC_EQN_LSB +: `FROCE_CQC_EQN_W];
 
 always @(posedge clk) begin
+    // counter increments (froce_counters in froce_core): one-cycle pulses
+    inc_cqes <= 1'b0;
+    inc_cq_err <= 1'b0;
+    inc_arms <= 1'b0;
     case (state)
     S_IDLE: if (s_arm_valid) begin
         cq_reg <= s_arm_cqn[CQW-1:0];
@@ -232,7 +236,7 @@ always @(posedge clk) begin
         is_arm_reg <= 1'b1;
         arm_ci_reg <= s_arm_ci;
         arm_sol_reg <= s_arm_solicited;
-        cnt_arms <= cnt_arms + 1'b1;
+        inc_arms <= 1'b1;
         state <= S_CTX;
     end else if (take) begin
         cq_reg <= req_cqn[CQW-1:0];
@@ -263,7 +267,7 @@ always @(posedge clk) begin
     end
     S_XL: begin
         if (!cq_ok_reg || !ctx_reg[`FROCE_CQC_VALID_LSB]) begin
-            cnt_cq_err <= cnt_cq_err + 1'b1;
+            inc_cq_err <= 1'b1;
             state <= S_IDLE;
         end else if (!m_xl_valid) begin
             m_xl_valid <= 1'b1;
@@ -280,7 +284,7 @@ always @(posedge clk) begin
         m_wr_desc_addr <= s_seg_addr;
         if (s_seg_last) begin
             if (s_seg_status != `FROCE_XLATE_OK || seg_bad_reg) begin
-                cnt_cq_err <= cnt_cq_err + 1'b1;
+                inc_cq_err <= 1'b1;
                 state <= S_IDLE;
             end else begin
                 m_wr_desc_valid <= 1'b1;
@@ -296,7 +300,7 @@ always @(posedge clk) begin
     S_DATA: if (m_wr_tready) begin
         beat_reg <= beat_reg + 1'b1;
         if (m_wr_tlast) begin
-            cnt_cqes <= cnt_cqes + 1'b1;
+            inc_cqes <= 1'b1;
             if (cqe_fire) begin
                 m_ev_valid <= 1'b1;
                 state <= S_EV;
@@ -311,9 +315,9 @@ always @(posedge clk) begin
         state <= S_IDLE;
         m_xl_valid <= 1'b0;
         m_wr_desc_valid <= 1'b0;
-        cnt_cqes <= 32'd0;
-        cnt_cq_err <= 32'd0;
-        cnt_arms <= 32'd0;
+        inc_cqes <= 1'b0;
+        inc_cq_err <= 1'b0;
+        inc_arms <= 1'b0;
         m_ev_valid <= 1'b0;
     end
 end

@@ -25,15 +25,15 @@
  * Classification of a consumed write, in this order (the 64-bit value is
  * little-endian: wdata[31:0] is dword 0):
  *   malformed  wstrb != 8'hFF or awaddr[2:0] != 0 (32-bit or partial or
- *              misaligned write)                        -> cnt_malformed
+ *              misaligned write)                        -> inc_malformed
  *   empty      TYPE (dword 0 bits 31:24) == 0           -> ignored, no count
  *   SQ / RQ    TYPE == FROCE_DB_TYPE_SQ / _RQ, DB_QP layout (QPN, PI)
  *   CQ_ARM     TYPE == FROCE_DB_TYPE_CQ_ARM, DB_CQ layout (CQN, CI,
  *              SOLICITED, SN)
- *   other TYPE                                          -> cnt_malformed
- * An SQ/RQ/CQ_ARM doorbell is accepted (cnt_accepted, pushed to its output
+ *   other TYPE                                          -> inc_malformed
+ * An SQ/RQ/CQ_ARM doorbell is accepted (inc_accepted, pushed to its output
  * stream) only if its QPN < NUM_QPS (CQN < NUM_CQS) and the QP (CQ) is bound
- * to the page the write arrived on; otherwise it is dropped (cnt_rejected).
+ * to the page the write arrived on; otherwise it is dropped (inc_rejected).
  *
  * Binding tables: one synchronous RAM per kind (write port, registered
  * read port; entry {bound, page}, maps to block RAM), written by the
@@ -121,10 +121,10 @@ module froce_doorbell #(
     output wire                 m_cq_arm_solicited,
     output wire [3:0]           m_cq_arm_sn,
 
-    /* Counters (32-bit, wrapping) */
-    output wire [31:0]          cnt_accepted,
-    output wire [31:0]          cnt_rejected,
-    output wire [31:0]          cnt_malformed,
+    /* Counter events: 1 in a cycle a doorbell is accepted, rejected or malformed */
+    output wire                 inc_accepted,
+    output wire                 inc_rejected,
+    output wire                 inc_malformed,
 
     /* Status */
     output wire                 init_busy       // clearing the binding tables after rst
@@ -373,9 +373,6 @@ reg [UAR_AW-1:0] s1_page_reg = 0;
 reg [QP_E_W-1:0] s1_qp_entry_reg = 0;
 reg [CQ_E_W-1:0] s1_cq_entry_reg = 0;
 
-reg [31:0] cnt_accepted_reg = 32'd0;
-reg [31:0] cnt_rejected_reg = 32'd0;
-reg [31:0] cnt_malformed_reg = 32'd0;
 
 wire sq_full;
 wire rq_full;
@@ -422,27 +419,14 @@ always @(posedge clk) begin
         s1_cq_entry_reg <= {d_cqn, d_ci, d_sol, d_sn};
     end
 
-    if (s1_accept) begin
-        cnt_accepted_reg <= cnt_accepted_reg + 32'd1;
-    end
-    if (s1_reject) begin
-        cnt_rejected_reg <= cnt_rejected_reg + 32'd1;
-    end
-    if (s1_malformed) begin
-        cnt_malformed_reg <= cnt_malformed_reg + 32'd1;
-    end
-
     if (rst) begin
         s1_valid_reg <= 1'b0;
-        cnt_accepted_reg <= 32'd0;
-        cnt_rejected_reg <= 32'd0;
-        cnt_malformed_reg <= 32'd0;
     end
 end
 
-assign cnt_accepted = cnt_accepted_reg;
-assign cnt_rejected = cnt_rejected_reg;
-assign cnt_malformed = cnt_malformed_reg;
+assign inc_accepted = s1_accept;
+assign inc_rejected = s1_reject;
+assign inc_malformed = s1_malformed;
 
 // ---------------------------------------------------------------------------
 // Output FIFOs

@@ -18,7 +18,7 @@
  * no MTT translation. Per event {CQN, EQN} from the CQ engine:
  *   EQ not valid (EQ 0: not ENABLEd), EQN >= NUM_EQS, or the ring full
  *   (PI - CI == 2^LOG_SIZE): the event is dropped and counted
- *   (cnt_dropped); the EQ's arm state is kept.
+ *   (inc_dropped); the EQ's arm state is kept.
  *   Otherwise the EQE {TYPE COMPLETION, ID CQN, OWNER = !((PI >> LOG_SIZE) & 1)}
  *   is written as two 8-byte small writes into the ordered DMA write queue
  *   of froce_core (dwords 0-1, then dwords 2-3 holding OWNER, so OWNER lands
@@ -37,7 +37,7 @@
  * PORT_CHANGE): dwords 0..2 as given, OWNER added; written like a completion
  * event. One m_post_done pulse per accepted post, after the EQE is written
  * (m_post_dropped 0) or at once when the EQ is disabled, out of range or
- * full (m_post_dropped 1; counted in cnt_dropped like any dropped event).
+ * full (m_post_dropped 1; counted in inc_dropped like any dropped event).
  *
  * One event, post or doorbell at a time; doorbells first, then posts.
  */
@@ -100,9 +100,9 @@ module froce_event_engine #(
     output wire                     m_msix_valid,
     input  wire                     m_msix_ready,
 
-    output reg  [31:0]              cnt_eqes,
-    output reg  [31:0]              cnt_msix,
-    output reg  [31:0]              cnt_dropped
+    output reg                      inc_eqes,
+    output reg                      inc_msix,
+    output reg                      inc_dropped
 );
 
 initial begin
@@ -220,10 +220,14 @@ wire [NUM_VECTORS-1:0] msix_set_onehot = raise && {1'b0, raise_vec} < NUM_VEC6 ?
 integer ei;
 always @(posedge clk) begin
     m_post_done <= 1'b0;
+    // counter increments (froce_counters in froce_core): one-cycle pulses
+    inc_eqes <= 1'b0;
+    inc_msix <= 1'b0;
+    inc_dropped <= 1'b0;
     m_post_dropped <= 1'b0;
     // pending bits: cleared by the request, set by a raise (a raise wins)
     if (msix_fire)
-        cnt_msix <= cnt_msix + 1'b1;
+        inc_msix <= 1'b1;
     msix_pending <= (msix_pending & ~msix_clr_onehot) | msix_set_onehot;
 
     case (state)
@@ -242,7 +246,7 @@ always @(posedge clk) begin
             if (ev_ok) begin
                 state <= E_W0;
             end else begin
-                cnt_dropped <= cnt_dropped + 1'b1;
+                inc_dropped <= 1'b1;
                 m_post_done <= take_post;
                 m_post_dropped <= take_post;
             end
@@ -253,7 +257,7 @@ always @(posedge clk) begin
     E_WAIT: if (wr_done) begin
         eq_pi[eqn_reg] <= cur_pi + 1'b1;
         eq_armed[eqn_reg] <= 1'b0;
-        cnt_eqes <= cnt_eqes + 1'b1;
+        inc_eqes <= 1'b1;
         m_post_done <= post_reg;
         state <= E_IDLE;
     end
@@ -288,9 +292,9 @@ always @(posedge clk) begin
             eq_pi[ei] <= 24'd0;
             eq_ci[ei] <= 24'd0;
         end
-        cnt_eqes <= 32'd0;
-        cnt_msix <= 32'd0;
-        cnt_dropped <= 32'd0;
+        inc_eqes <= 1'b0;
+        inc_msix <= 1'b0;
+        inc_dropped <= 1'b0;
     end
 end
 

@@ -28,7 +28,7 @@
  * then (after the data write completed) dword 3 {PKT_LEN, VERDICT NOT_ROCE,
  * ERR on a write error, DONE}; CI + 1. A frame longer than BUF_LEN is dropped
  * and the descriptor stays for the next frame (nothing is written). Every
- * drop counts in cnt_rx_dropped.
+ * drop counts on inc_rx_dropped.
  *
  * Clearing ENABLE (a CFG write with ENABLE = 0) stops a ring: the operation in
  * progress finishes its DMA (an AXI burst cannot be abandoned), a TX frame in
@@ -125,9 +125,9 @@ module froce_netdev #(
     output wire [4:0]               irq_vector,
     input  wire                     irq_taken,
 
-    output reg  [63:0]              cnt_tx_pkts,
-    output reg  [63:0]              cnt_rx_pkts,
-    output reg  [63:0]              cnt_rx_dropped
+    output wire                     inc_tx_pkts,
+    output wire                     inc_rx_pkts,
+    output wire [1:0]               inc_rx_dropped  // 0..2 this cycle
 );
 
 localparam W = DATA_WIDTH / 8;
@@ -601,19 +601,11 @@ end
 // Counters
 // ---------------------------------------------------------------------------
 
-always @(posedge clk) begin
-    if (mux_fire && m_eth_tlast && mux_cur)
-        cnt_tx_pkts <= cnt_tx_pkts + 1'b1;
-    if (rx_complete && !rx_werr)
-        cnt_rx_pkts <= cnt_rx_pkts + 1'b1;
-    // RX drops: at the FIFO (full) and in the ring (no descriptor, too long)
-    cnt_rx_dropped <= cnt_rx_dropped + {63'd0, rxf_drop} + {63'd0, rx_drop_done};
-    if (rst) begin
-        cnt_tx_pkts <= 64'd0;
-        cnt_rx_pkts <= 64'd0;
-        cnt_rx_dropped <= 64'd0;
-    end
-end
+// increments of froce_core's counters (froce_counters), this cycle
+assign inc_tx_pkts = mux_fire && m_eth_tlast && mux_cur;
+assign inc_rx_pkts = rx_complete && !rx_werr;
+// RX drops: at the FIFO (full) and in the ring (no descriptor, too long)
+assign inc_rx_dropped = {1'b0, rxf_drop} + {1'b0, rx_drop_done};
 
 wire unused_nd = ^{unused_txf_len, unused_txf_len_valid, unused_rxf_tkeep, rxf_commit, desc_img[127:81]};
 

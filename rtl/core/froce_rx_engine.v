@@ -65,8 +65,8 @@
  *   flush the QP's other WQEs as a fatal NAK does.
  *
  * UD SEND ONLY (QP type UD/GSI in RTR/RTS/SQD): DETH Q_Key must be the QP's
- *   (else dropped, cnt_qkey_err); no PSN check, no ACK; no RQ WQE -> dropped
- *   (cnt_out_of_buffer); the buffer gets the 40-byte GRH area (grh_data,
+ *   (else dropped, inc_qkey_err); no PSN check, no ACK; no RQ WQE -> dropped
+ *   (inc_out_of_buffer); the buffer gets the 40-byte GRH area (grh_data,
  *   prepended to the payload in froce_core) and then the payload; the CQE
  *   names the source QP, SMAC and network type. A buffer too small ->
  *   LOC_LEN_ERR CQE, nothing written.
@@ -227,26 +227,26 @@ module froce_rx_engine #(
     output reg  [23:0]                  m_qpev_qpn,
     output reg  [7:0]                   m_qpev_subtype,
 
-    /* Counters */
-    output reg  [63:0]                  cnt_rx_pkts,
-    output reg  [63:0]                  cnt_dup,
-    output reg  [63:0]                  cnt_oos,
-    output reg  [63:0]                  cnt_nak_sent,
-    output reg  [63:0]                  cnt_rnr_sent,
-    output reg  [63:0]                  cnt_seq_nak_rcvd,
-    output reg  [63:0]                  cnt_acc_nak_rcvd,
-    output reg  [63:0]                  cnt_inv_nak_rcvd,
-    output reg  [63:0]                  cnt_access_err,
-    output reg  [63:0]                  cnt_dropped,
-    output reg  [63:0]                  cnt_retrans,
-    output reg  [63:0]                  cnt_timeouts,
-    output reg  [63:0]                  cnt_adp_retrans,    // of which adaptive (shorter than the QP's timeout)
-    output reg  [63:0]                  cnt_rnr_rcvd,
-    output reg  [63:0]                  cnt_retry_exc,
-    output reg  [63:0]                  cnt_rnr_retry_exc,
-    output reg  [63:0]                  cnt_out_of_buffer,
-    output reg  [63:0]                  cnt_len_err,
-    output reg  [63:0]                  cnt_qkey_err
+    /* Counter events: one-cycle pulses, each adds 1 to its counter */
+    output reg                          inc_rx_pkts,
+    output reg                          inc_dup,
+    output reg                          inc_oos,
+    output reg                          inc_nak_sent,
+    output reg                          inc_rnr_sent,
+    output reg                          inc_seq_nak_rcvd,
+    output reg                          inc_acc_nak_rcvd,
+    output reg                          inc_inv_nak_rcvd,
+    output reg                          inc_access_err,
+    output reg                          inc_dropped,
+    output reg                          inc_retrans,
+    output reg                          inc_timeouts,
+    output reg                          inc_adp_retrans,    // of which adaptive (shorter than the QP's timeout)
+    output reg                          inc_rnr_rcvd,
+    output reg                          inc_retry_exc,
+    output reg                          inc_rnr_retry_exc,
+    output reg                          inc_out_of_buffer,
+    output reg                          inc_len_err,
+    output reg                          inc_qkey_err
 );
 
 localparam W = DATA_WIDTH / 8;
@@ -866,6 +866,26 @@ integer k;
 
 always @(posedge clk) begin
     m_qpev_valid <= 1'b0;
+    // counter increments (froce_counters in froce_core): one-cycle pulses
+    inc_rx_pkts <= 1'b0;
+    inc_dup <= 1'b0;
+    inc_oos <= 1'b0;
+    inc_nak_sent <= 1'b0;
+    inc_rnr_sent <= 1'b0;
+    inc_seq_nak_rcvd <= 1'b0;
+    inc_acc_nak_rcvd <= 1'b0;
+    inc_inv_nak_rcvd <= 1'b0;
+    inc_access_err <= 1'b0;
+    inc_dropped <= 1'b0;
+    inc_retrans <= 1'b0;
+    inc_timeouts <= 1'b0;
+    inc_adp_retrans <= 1'b0;
+    inc_rnr_rcvd <= 1'b0;
+    inc_retry_exc <= 1'b0;
+    inc_rnr_retry_exc <= 1'b0;
+    inc_out_of_buffer <= 1'b0;
+    inc_len_err <= 1'b0;
+    inc_qkey_err <= 1'b0;
     m_reread_valid <= 1'b0;
     if (m_kick_valid && m_kick_ready)
         m_kick_valid <= 1'b0;
@@ -904,7 +924,7 @@ always @(posedge clk) begin
             resp_pkt_reg <= 1'b0;
             rd_fin_reg <= 1'b0;
             fetch_sq_reg <= 1'b0;
-            cnt_rx_pkts <= cnt_rx_pkts + 1'b1;
+            inc_rx_pkts <= 1'b1;
             state <= R_CTX;
         end else if (!m_rw_valid) begin
             // timer scan, one QP per idle cycle (and every other packet)
@@ -916,7 +936,7 @@ always @(posedge clk) begin
                     m_rw_valid <= 1'b1;
                     m_rw_qpn <= scan_q;
                     m_rw_psn <= rnr_psn_ram[scan_q];
-                    cnt_retrans <= cnt_retrans + 1'b1;
+                    inc_retrans <= 1'b1;
                     tmr_on[scan_q] <= 1'b0;
                 end
             end else if (!sq_live[scan_q] || !scan_outstanding || tmo_exp_ram[scan_q] == 5'd0) begin
@@ -927,7 +947,7 @@ always @(posedge clk) begin
             end else if (scan_left[31]) begin
                 // ACK timeout: resend from the oldest unacknowledged PSN, or give up
                 if (!scan_ar)
-                    cnt_timeouts <= cnt_timeouts + 1'b1;
+                    inc_timeouts <= 1'b1;
                 q_reg <= scan_q;
                 ar_exp_reg <= scan_ar;
                 state <= R_TMO;
@@ -946,10 +966,10 @@ always @(posedge clk) begin
         if (ar_exp_reg) begin
             // an adaptive expiry: resend, wait twice as long next time
             ar_lvl_ram[qs_waddr] <= ar_lvl_ram[q_reg] + 1'b1;
-            cnt_adp_retrans <= cnt_adp_retrans + 1'b1;
+            inc_adp_retrans <= 1'b1;
             state <= R_TMO2;
         end else if (retry_left_ram[q_reg] == 3'd0) begin
-            cnt_retry_exc <= cnt_retry_exc + 1'b1;
+            inc_retry_exc <= 1'b1;
             cmpl_nak_reg <= 1'b1;
             req_err[q_reg] <= 1'b1;
             fatal_status_reg <= `FROCE_WC_RETRY_EXC_ERR;
@@ -970,7 +990,7 @@ always @(posedge clk) begin
         rd_oos_psn_ram[q_reg] <= tmo_psn;
         seq_rw_valid[q_reg] <= 1'b1;
         seq_rw_psn_ram[q_reg] <= tmo_psn;
-        cnt_retrans <= cnt_retrans + 1'b1;
+        inc_retrans <= 1'b1;
         state <= R_IDLE;
     end
     R_CTX: begin
@@ -992,17 +1012,17 @@ always @(posedge clk) begin
             // a datagram: a UD QP ready to receive, its Q_Key; no PSN check,
             // no ACK
             if (!c_ud || !(c_state == `FROCE_QP_STATE_RTR || c_state == `FROCE_QP_STATE_RTS || c_state == `FROCE_QP_STATE_SQD)) begin
-                cnt_dropped <= cnt_dropped + 1'b1;
+                inc_dropped <= 1'b1;
                 state <= R_DROP;
             end else if (h_qkey != c_qkey) begin
-                cnt_qkey_err <= cnt_qkey_err + 1'b1;
+                inc_qkey_err <= 1'b1;
                 state <= R_DROP;
             end else begin
                 state <= R_RQ;
             end
         end else if (!c_rc) begin
             // connected-mode packets for a datagram QP (UC is not implemented)
-            cnt_dropped <= cnt_dropped + 1'b1;
+            inc_dropped <= 1'b1;
             state <= R_DROP;
         end else if (op_request && (c_state == `FROCE_QP_STATE_RTR || c_state == `FROCE_QP_STATE_RTS) &&
                      !resp_err[q_reg]) begin
@@ -1013,7 +1033,7 @@ always @(posedge clk) begin
             end else if (psn_diff[23]) begin
                 // duplicate: already executed; say so again (a READ is
                 // answered again, an atomic from the replay cache)
-                cnt_dup <= cnt_dup + 1'b1;
+                inc_dup <= 1'b1;
                 if (op_read_req) begin
                     dup_reg <= 1'b1;
                     state <= R_EXEC;
@@ -1027,13 +1047,13 @@ always @(posedge clk) begin
                     state <= R_DROP;
                 end
             end else begin
-                cnt_oos <= cnt_oos + 1'b1;
+                inc_oos <= 1'b1;
                 if (!nak_sent[q_reg]) begin
                     nak_sent[q_reg] <= 1'b1;
                     resp_psn_reg <= epsn_reg;
                     resp_syn_reg <= SYN_NAK_SEQ;
                     send_resp_reg <= 1'b1;
-                    cnt_nak_sent <= cnt_nak_sent + 1'b1;
+                    inc_nak_sent <= 1'b1;
                 end
                 state <= R_DROP;
             end
@@ -1065,7 +1085,7 @@ always @(posedge clk) begin
             resp_done_reg <= 1'b0;
             state <= R_CMPL;
         end else begin
-            cnt_dropped <= cnt_dropped + 1'b1;
+            inc_dropped <= 1'b1;
             state <= R_DROP;
         end
     end
@@ -1097,7 +1117,7 @@ always @(posedge clk) begin
             if (!c_access[2]) begin
                 resp_syn_reg <= SYN_NAK_ACC;
                 bad_reg <= 1'b1;
-                cnt_access_err <= cnt_access_err + 1'b1;
+                inc_access_err <= 1'b1;
                 state <= R_DONE;
             end else if (h_dmalen == 32'd0) begin
                 state <= R_RDJOB;
@@ -1113,7 +1133,7 @@ always @(posedge clk) begin
             if (!c_access[3]) begin
                 resp_syn_reg <= SYN_NAK_ACC;
                 bad_reg <= 1'b1;
-                cnt_access_err <= cnt_access_err + 1'b1;
+                inc_access_err <= 1'b1;
                 state <= R_DONE;
             end else if (h_ava[2:0] != 3'd0) begin
                 resp_syn_reg <= SYN_NAK_INV;
@@ -1135,7 +1155,7 @@ always @(posedge clk) begin
             if (!c_access[1]) begin
                 resp_syn_reg <= SYN_NAK_ACC;
                 bad_reg <= 1'b1;
-                cnt_access_err <= cnt_access_err + 1'b1;
+                inc_access_err <= 1'b1;
                 state <= R_DONE;
             end else if (h_dmalen == 32'd0) begin
                 state <= needs_rqe ? R_RQ : R_WRITE;
@@ -1168,7 +1188,7 @@ always @(posedge clk) begin
             if (!seg_ok || bad_reg) begin
                 resp_syn_reg <= SYN_NAK_ACC;
                 bad_reg <= 1'b1;
-                cnt_access_err <= cnt_access_err + 1'b1;
+                inc_access_err <= 1'b1;
                 state <= R_DONE;
             end else begin
                 state <= op_read_req ? R_RDJOB : op_atomic ? R_AREAD : needs_rqe ? R_RQ : R_WRITE;
@@ -1227,15 +1247,15 @@ always @(posedge clk) begin
     R_RQ: begin
         if (rq_ci_reg == rq_pi_ram[q_reg] && op_ud) begin
             // no receive posted: a datagram is lost
-            cnt_out_of_buffer <= cnt_out_of_buffer + 1'b1;
+            inc_out_of_buffer <= 1'b1;
             state <= R_DROP;
         end else if (rq_ci_reg == rq_pi_ram[q_reg]) begin
             // receiver not ready: the requester retries this PSN
-            cnt_out_of_buffer <= cnt_out_of_buffer + 1'b1;
+            inc_out_of_buffer <= 1'b1;
             resp_syn_reg <= {`FROCE_AETH_TYPE_RNR_NAK, c_min_rnr};
             resp_psn_reg <= h_psn;
             send_resp_reg <= 1'b1;
-            cnt_rnr_sent <= cnt_rnr_sent + 1'b1;
+            inc_rnr_sent <= 1'b1;
             state <= R_DROP;
         end else begin
             state <= R_WQE_GET;
@@ -1273,7 +1293,7 @@ always @(posedge clk) begin
             if (fetch_sq_reg) begin
                 // our own SQ ring is unreachable: the response is lost, the
                 // ACK timeout asks again
-                cnt_dropped <= cnt_dropped + 1'b1;
+                inc_dropped <= 1'b1;
                 state <= R_RDROP;
             end else begin
                 // the RQ ring is unreachable
@@ -1309,7 +1329,7 @@ always @(posedge clk) begin
                 cqe_vendor_reg <= `FROCE_VENDOR_ERR_RECV_TOO_SMALL;
                 resp_syn_reg <= SYN_NAK_INV;
                 bad_reg <= 1'b1;
-                cnt_len_err <= cnt_len_err + 1'b1;
+                inc_len_err <= 1'b1;
                 state <= R_DONE;
             end else begin
                 state <= rx_len == 13'd0 ? R_PAY : R_SEEK;
@@ -1430,7 +1450,7 @@ always @(posedge clk) begin
             if (bad_reg && cqe_status_reg != `FROCE_WC_SUCCESS)
                 do_cqe_reg <= 1'b1;
             else if (bad_reg)
-                cnt_dropped <= cnt_dropped + 1'b1;
+                inc_dropped <= 1'b1;
             state <= R_CQE;
         end else if (dup_reg) begin
             // a duplicate READ: answered again if it still checks out,
@@ -1440,7 +1460,7 @@ always @(posedge clk) begin
             // request refused: NAK, responder side in error; a receive WQE
             // that failed completes with its error
             send_resp_reg <= 1'b1;
-            cnt_nak_sent <= cnt_nak_sent + 1'b1;
+            inc_nak_sent <= 1'b1;
             resp_err[q_reg] <= 1'b1;
             m_qpev_valid <= 1'b1;
             m_qpev_qpn <= {{(24 - QW){1'b0}}, q_reg};
@@ -1531,11 +1551,11 @@ always @(posedge clk) begin
         // the oldest WQE after the implicit ACK (R_CMPL) must be the READ
         // or atomic this response is for, at the PSN it expects next
         if (!ent_valid || !ent_rd) begin
-            cnt_dropped <= cnt_dropped + 1'b1;
+            inc_dropped <= 1'b1;
             state <= R_RDROP;
         end else if (h_psn == rd_expected) begin
             if (!resp_fits) begin
-                cnt_dropped <= cnt_dropped + 1'b1;
+                inc_dropped <= 1'b1;
                 state <= R_RDROP;
             end else begin
                 orig_reg <= h_orig;
@@ -1550,9 +1570,9 @@ always @(posedge clk) begin
             // a duplicate, or responses before it are missing: ask for them
             // again (once per gap; the ACK timeout covers the rest)
             if (rd_gap[23])
-                cnt_dup <= cnt_dup + 1'b1;
+                inc_dup <= 1'b1;
             else
-                cnt_oos <= cnt_oos + 1'b1;
+                inc_oos <= 1'b1;
             // Asked already, but the gap goes on long after the responder
             // must have restarted (it voids the old stream within a packet
             // or two): the request or the restarted stream's first response
@@ -1563,7 +1583,7 @@ always @(posedge clk) begin
             // outstanding READs (asking at a fixed count fed that queue)
             // (a restarted stream seen without its first response: at once)
             if (!rd_gap[23] && !m_rw_valid && (!rd_rw_sent[q_reg] || rd_oos_due || rd_restart_lost)) begin
-                cnt_retrans <= cnt_retrans + 1'b1;
+                inc_retrans <= 1'b1;
                 m_rw_valid <= 1'b1;
                 m_rw_qpn <= q_reg;
                 m_rw_psn <= rd_expected;
@@ -1589,7 +1609,7 @@ always @(posedge clk) begin
         if (sge_i == sq_nsge) begin
             sge_i <= 5'd0;
             if ({1'b0, off_reg} + {20'd0, h_plen} > cap_reg) begin
-                cnt_dropped <= cnt_dropped + 1'b1;
+                inc_dropped <= 1'b1;
                 state <= R_RDROP;
             end else begin
                 state <= R_SEEK;
@@ -1660,9 +1680,9 @@ always @(posedge clk) begin
                      h_syn[4:0] != `FROCE_AETH_NAK_PSN_SEQ_ERR) begin
             // fatal NAK: the oldest WQE fails, the rest flush
             if (h_syn[4:0] == `FROCE_AETH_NAK_REMOTE_ACCESS_ERR)
-                cnt_acc_nak_rcvd <= cnt_acc_nak_rcvd + 1'b1;
+                inc_acc_nak_rcvd <= 1'b1;
             if (h_syn[4:0] == `FROCE_AETH_NAK_INVALID_REQUEST)
-                cnt_inv_nak_rcvd <= cnt_inv_nak_rcvd + 1'b1;
+                inc_inv_nak_rcvd <= 1'b1;
             cmpl_nak_reg <= 1'b1;
             req_err[q_reg] <= 1'b1;
         end else if (rd_fin_reg && !ent_valid) begin
@@ -1730,7 +1750,7 @@ always @(posedge clk) begin
             // (or overtaken); ask for them again, once per gap
             if (ent_valid && ent_rd && !rd_ack_gap[23] && !rd_rw_sent[q_reg]) begin
                 if (!m_rw_valid) begin
-                    cnt_retrans <= cnt_retrans + 1'b1;
+                    inc_retrans <= 1'b1;
                     m_rw_valid <= 1'b1;
                     m_rw_qpn <= q_reg;
                     m_rw_psn <= rd_expected;
@@ -1744,15 +1764,15 @@ always @(posedge clk) begin
         end else if (cmpl_mode_reg == CM_SEQ && rnr_wait[q_reg]) begin
             // waiting out an RNR NAK: the responder NAKs what we sent after
             // the refused packet; the RNR timer resends from there
-            cnt_seq_nak_rcvd <= cnt_seq_nak_rcvd + 1'b1;
+            inc_seq_nak_rcvd <= 1'b1;
             state <= R_KICK2;
         end else if (cmpl_mode_reg == CM_SEQ && seq_nak_stale) begin
-            cnt_seq_nak_rcvd <= cnt_seq_nak_rcvd + 1'b1;
+            inc_seq_nak_rcvd <= 1'b1;
             state <= R_KICK2;
         end else if (cmpl_mode_reg == CM_SEQ) begin
             if (!m_rw_valid) begin
-                cnt_seq_nak_rcvd <= cnt_seq_nak_rcvd + 1'b1;
-                cnt_retrans <= cnt_retrans + 1'b1;
+                inc_seq_nak_rcvd <= 1'b1;
+                inc_retrans <= 1'b1;
                 m_rw_valid <= 1'b1;
                 m_rw_qpn <= q_reg;
                 // from the NAKed PSN, or from the first response an older READ lacks
@@ -1763,9 +1783,9 @@ always @(posedge clk) begin
             end
         end else begin
             // RNR NAK: wait, then resend; or give up
-            cnt_rnr_rcvd <= cnt_rnr_rcvd + 1'b1;
+            inc_rnr_rcvd <= 1'b1;
             if (rnr_retry_ram[q_reg] != 3'd7 && (retired_reg ? rnr_retry_ram[q_reg] : rnr_left_ram[q_reg]) == 3'd0) begin
-                cnt_rnr_retry_exc <= cnt_rnr_retry_exc + 1'b1;
+                inc_rnr_retry_exc <= 1'b1;
                 cmpl_nak_reg <= 1'b1;
                 req_err[q_reg] <= 1'b1;
                 fatal_status_reg <= `FROCE_WC_RNR_RETRY_EXC_ERR;
@@ -1890,12 +1910,12 @@ always @(posedge clk) begin
         tmr_on <= {NUM_QPS{1'b0}};
         rnr_wait <= {NUM_QPS{1'b0}};
         sq_live <= {NUM_QPS{1'b0}};
-        cnt_retrans <= 64'd0;
-        cnt_timeouts <= 64'd0;
-        cnt_adp_retrans <= 64'd0;
+        inc_retrans <= 1'b0;
+        inc_timeouts <= 1'b0;
+        inc_adp_retrans <= 1'b0;
         ar_exp_reg <= 1'b0;
-        cnt_rnr_rcvd <= 64'd0;
-        cnt_retry_exc <= 64'd0;
+        inc_rnr_rcvd <= 1'b0;
+        inc_retry_exc <= 1'b0;
         pay_split_reg <= 1'b0;
         tail_reg <= 1'b0;
         wr_pending <= 16'd0;
@@ -1903,20 +1923,20 @@ always @(posedge clk) begin
         in_msg <= {NUM_QPS{1'b0}};
         resp_err <= {NUM_QPS{1'b0}};
         req_err <= {NUM_QPS{1'b0}};
-        cnt_rx_pkts <= 64'd0;
-        cnt_dup <= 64'd0;
-        cnt_oos <= 64'd0;
-        cnt_nak_sent <= 64'd0;
-        cnt_rnr_sent <= 64'd0;
-        cnt_seq_nak_rcvd <= 64'd0;
-        cnt_acc_nak_rcvd <= 64'd0;
-        cnt_inv_nak_rcvd <= 64'd0;
-        cnt_rnr_retry_exc <= 64'd0;
-        cnt_out_of_buffer <= 64'd0;
-        cnt_len_err <= 64'd0;
-        cnt_qkey_err <= 64'd0;
-        cnt_access_err <= 64'd0;
-        cnt_dropped <= 64'd0;
+        inc_rx_pkts <= 1'b0;
+        inc_dup <= 1'b0;
+        inc_oos <= 1'b0;
+        inc_nak_sent <= 1'b0;
+        inc_rnr_sent <= 1'b0;
+        inc_seq_nak_rcvd <= 1'b0;
+        inc_acc_nak_rcvd <= 1'b0;
+        inc_inv_nak_rcvd <= 1'b0;
+        inc_rnr_retry_exc <= 1'b0;
+        inc_out_of_buffer <= 1'b0;
+        inc_len_err <= 1'b0;
+        inc_qkey_err <= 1'b0;
+        inc_access_err <= 1'b0;
+        inc_dropped <= 1'b0;
     end
 end
 

@@ -195,11 +195,11 @@ module froce_tx_engine #(
     output reg  [23:0]                  m_cqe_cqn,
     output reg  [CQE_BITS-1:0]          m_cqe,
 
-    /* Counters */
-    output reg  [63:0]                  cnt_req_pkts,
-    output reg  [63:0]                  cnt_resp_pkts,
-    output reg  [63:0]                  cnt_wqes,
-    output reg  [63:0]                  cnt_wqe_err
+    /* Counter events: one-cycle pulses, each adds 1 to its counter */
+    output reg                          inc_req_pkts,
+    output reg                          inc_resp_pkts,
+    output reg                          inc_wqes,
+    output reg                          inc_wqe_err
 );
 
 localparam W = DATA_WIDTH / 8;
@@ -739,6 +739,11 @@ integer k;
 
 always @(posedge clk) begin
     act_push <= 1'b0;
+    // counter increments (froce_counters in froce_core): one-cycle pulses
+    inc_req_pkts <= 1'b0;
+    inc_resp_pkts <= 1'b0;
+    inc_wqes <= 1'b0;
+    inc_wqe_err <= 1'b0;
     js_push <= 1'b0;
     ord_push <= 1'b0;
     if_we <= 1'b0;
@@ -832,7 +837,7 @@ always @(posedge clk) begin
     S_DRAIN: if (m_hdr_ready) begin
         // a response header is in the builder; its empty payload is queued
         m_hdr_valid <= 1'b0;
-        cnt_resp_pkts <= cnt_resp_pkts + 1'b1;
+        inc_resp_pkts <= 1'b1;
         state <= S_IDLE;
     end
     S_Q0: begin
@@ -1023,12 +1028,12 @@ always @(posedge clk) begin
         end else if (m_hdr_valid && m_hdr_ready) begin
             m_hdr_valid <= 1'b0;
             if (job_reg) begin
-                cnt_resp_pkts <= cnt_resp_pkts + 1'b1;
+                inc_resp_pkts <= 1'b1;
                 sent_rd_any[job_qpn_reg] <= 1'b1;
                 sent_rd_ep_ram[job_qpn_reg] <= job_epoch_reg;
                 sent_rd_psn_ram[job_qpn_reg] <= psn_reg + 1'b1;
             end else
-                cnt_req_pkts <= cnt_req_pkts + 1'b1;
+                inc_req_pkts <= 1'b1;
             // the newest PSN sent (the completer's ACK timer runs while
             // anything up to it is unacknowledged)
             if (!job_reg && !c_ud && !sent_after[23] && sent_after != 24'd0)
@@ -1057,7 +1062,7 @@ always @(posedge clk) begin
     end
     S_RESP: if (m_hdr_ready) begin
         m_hdr_valid <= 1'b0;
-        cnt_resp_pkts <= cnt_resp_pkts + 1'b1;
+        inc_resp_pkts <= 1'b1;
         state <= S_HDR;
     end
     S_G_XL: begin
@@ -1138,7 +1143,7 @@ always @(posedge clk) begin
             sq_next_ram[qs_waddr] <= sq_next_reg + 1'b1;
             psn_ram[qs_waddr] <= psn_reg;
             resume_ram[qs_waddr] <= psn_reg;
-            cnt_wqes <= cnt_wqes + 1'b1;
+            inc_wqes <= 1'b1;
             act_push <= 1'b1;
             act_push_qpn <= q_reg;
             state <= S_IDLE;
@@ -1155,7 +1160,7 @@ always @(posedge clk) begin
             sq_next_ram[qs_waddr] <= sq_next_reg + 1'b1;
             psn_ram[qs_waddr] <= psn_reg;
             resume_ram[qs_waddr] <= psn_reg;
-            cnt_wqes <= cnt_wqes + 1'b1;
+            inc_wqes <= 1'b1;
             act_push <= 1'b1;
             act_push_qpn <= q_reg;
             state <= S_IDLE;
@@ -1168,7 +1173,7 @@ always @(posedge clk) begin
             m_cqe <= err_cqe;
         end else if (m_cqe_ready) begin
             m_cqe_valid <= 1'b0;
-            cnt_wqe_err <= cnt_wqe_err + 1'b1;
+            inc_wqe_err <= 1'b1;
             tx_err[q_reg] <= 1'b1;
             // the failed or flushed WQE is done (completed here: its in-flight
             // entry is unsignaled and covers no PSN); later ones flush
@@ -1253,10 +1258,10 @@ always @(posedge clk) begin
         ord_push <= 1'b0;
         if_we <= 1'b0;
         ip_id_reg <= 16'd0;
-        cnt_req_pkts <= 64'd0;
-        cnt_resp_pkts <= 64'd0;
-        cnt_wqes <= 64'd0;
-        cnt_wqe_err <= 64'd0;
+        inc_req_pkts <= 1'b0;
+        inc_resp_pkts <= 1'b0;
+        inc_wqes <= 1'b0;
+        inc_wqe_err <= 1'b0;
     end
 end
 
