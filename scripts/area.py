@@ -78,7 +78,10 @@ def main():
         for p in params:
             if not re.fullmatch(r"[A-Z_][A-Z0-9_]*=\d+", p):
                 sys.exit(f"area: --set {p}: expected NAME=NUMBER")
-        chparam = f"-set DATA_WIDTH {args.width} " + " ".join(
+        # DATA_WIDTH only for a top that has it (froce_counters, the CPU... do not)
+        has_width = any(re.search(r"^module " + re.escape(args.top) + r"\b(?:(?!endmodule).)*?parameter\s+DATA_WIDTH\b",
+                                  (ROOT / f).read_text(), re.M | re.S) for f in sources())
+        chparam = (f"-set DATA_WIDTH {args.width} " if has_width else "") + " ".join(
             "-set " + p.replace("=", " ") for p in params)
         if args.top == "froce_core":
             fw = ROOT / "build/firmware/froce-fw.hex"

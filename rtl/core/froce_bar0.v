@@ -129,7 +129,7 @@ module froce_bar0 #(
     /* counters and MSI-X */
     /* counter read port (froce_counters): slot FROCE_CNT_i is i, slot of
      * FROCE_ICNT_i FROCE_CNT_NUM + i; the value the same cycle */
-    output wire [CNT_SW-1:0]        cnt_index,
+    output reg  [CNT_SW-1:0]        cnt_index,
     input  wire [63:0]              cnt_value,
     output reg  [NUM_VECTORS-1:0]   msix_mask,
     input  wire [NUM_VECTORS-1:0]   msix_pending,
@@ -296,9 +296,12 @@ assign msix_req_data = msix_tab[{req_vec, 2'd2}];
 assign msix_tbl_addr = {msix_tab[{tbl_vec, 2'd1}], msix_tab[{tbl_vec, 2'd0}]};
 assign msix_tbl_data = msix_tab[{tbl_vec, 2'd2}];
 
-// ---- reads: one at a time, data one cycle after the address ----
+// ---- reads: one at a time, data one cycle after the address (two for a
+// counter's low word: its slot index is registered first, then the
+// counter RAM and its 64-bit add run into s_axil_rdata) ----
 wire [ADDR_W-1:0] ra = {s_axil_araddr[ADDR_W-1:2], 2'b00};
-assign s_axil_arready = !s_axil_rvalid;
+reg cnt_rd_pending;
+assign s_axil_arready = !s_axil_rvalid && !cnt_rd_pending;
 assign s_axil_rresp = 2'b00;
 wire r_go = s_axil_arvalid && s_axil_arready;
 wire r_cnt = ra >= CNT_B && ra < CNT_E;
@@ -306,8 +309,6 @@ wire [ADDR_W-1:0] r_cnt_off = ra - CNT_B;
 wire r_icnt = ra >= ICNT_B && ra < ICNT_E;
 wire [ADDR_W-1:0] r_icnt_off = ra - ICNT_B;
 localparam [CNT_SW-1:0] ICNT_SLOT0 = `FROCE_CNT_NUM;
-assign cnt_index = r_icnt ? ICNT_SLOT0 + r_icnt_off[CNT_SW+2:3] : r_cnt_off[CNT_SW+2:3];
-wire [63:0] r_cnt_val = cnt_value;
 wire r_tab = ra >= TAB_B && ra < TAB_E;
 wire [ADDR_W-1:0] r_tab_off = ra - TAB_B;
 wire [VW-1:0] r_vec = r_tab_off[VW+3:4];
@@ -379,7 +380,7 @@ always @* begin
     default: ;
     endcase
     if (r_cnt || r_icnt)
-        rd = ra[2] ? cnt_hi_latch : r_cnt_val[31:0];
+        rd = cnt_hi_latch;      // a high word; a low word takes the counter path
     if (r_tab)
         rd = r_tab_off[3:2] == 2'd3 ? {31'd0, msix_mask[r_vec]} : r_tab_word;
 end
@@ -387,14 +388,24 @@ end
 always @(posedge clk) begin
     if (s_axil_rvalid && s_axil_rready)
         s_axil_rvalid <= 1'b0;
+    cnt_rd_pending <= 1'b0;
     if (r_go) begin
+        if ((r_cnt || r_icnt) && !ra[2]) begin
+            cnt_rd_pending <= 1'b1;
+            cnt_index <= r_icnt ? ICNT_SLOT0 + r_icnt_off[CNT_SW+2:3] : r_cnt_off[CNT_SW+2:3];
+        end else begin
+            s_axil_rvalid <= 1'b1;
+            s_axil_rdata <= rd;
+        end
+    end
+    if (cnt_rd_pending) begin
         s_axil_rvalid <= 1'b1;
-        s_axil_rdata <= rd;
-        if ((r_cnt || r_icnt) && !ra[2])
-            cnt_hi_latch <= r_cnt_val[63:32];
+        s_axil_rdata <= cnt_value[31:0];
+        cnt_hi_latch <= cnt_value[63:32];
     end
     if (rst) begin
         s_axil_rvalid <= 1'b0;
+        cnt_rd_pending <= 1'b0;
         cnt_hi_latch <= 32'd0;
     end
 end

@@ -311,24 +311,37 @@ wire [22:0] cnt_woff = ctl_addr - A_CORE;
 wire [22:0] icnt_woff = ctl_addr - A_ICNT;
 wire sel_cnt = ctl_addr >= A_CORE && cnt_woff < 2 * `FROCE_CNT_NUM;
 wire sel_icnt = ctl_addr >= A_ICNT && icnt_woff < 2 * `FROCE_ICNT_NUM;
-wire [CNT_SW-1:0] ctl_cnt_index = sel_icnt ? ICNT_SLOT0 + icnt_woff[CNT_SW:1] : cnt_woff[CNT_SW:1];
+// a counter read takes a cycle more: the slot index is registered, then
+// the counter RAM, its 64-bit add and the dword select run from it
+reg [CNT_SW-1:0] ctl_cnt_index;
+reg ctl_cnt_high, ctl_cnt_pending;
 wire [63:0] ctl_cnt_value;
-wire ctl_cnt_high = sel_icnt ? icnt_woff[0] : cnt_woff[0];
 always @(posedge clk) begin
     own_rvalid <= 1'b0;
+    ctl_cnt_pending <= 1'b0;
     if (ctl_fire && !ctl_write && !sel_mrt) begin
-        own_rvalid <= 1'b1;
-        // contexts are write-only (the firmware keeps its own copy)
-        own_rdata <= !(sel_cnt || sel_icnt) ? 32'd0 :
-                     ctl_cnt_high ? ctl_cnt_value[63:32] : ctl_cnt_value[31:0];
+        if (sel_cnt || sel_icnt) begin
+            ctl_cnt_pending <= 1'b1;
+            ctl_cnt_index <= sel_icnt ? ICNT_SLOT0 + icnt_woff[CNT_SW:1] : cnt_woff[CNT_SW:1];
+            ctl_cnt_high <= sel_icnt ? icnt_woff[0] : cnt_woff[0];
+        end else begin
+            // contexts are write-only (the firmware keeps its own copy)
+            own_rvalid <= 1'b1;
+            own_rdata <= 32'd0;
+        end
     end
-    if (ctl_fire && !ctl_write && sel_mrt)
+    if (ctl_cnt_pending) begin
+        own_rvalid <= 1'b1;
+        own_rdata <= ctl_cnt_high ? ctl_cnt_value[63:32] : ctl_cnt_value[31:0];
+    end
+    if (ctl_fire && !ctl_write && (sel_mrt || sel_cnt || sel_icnt))
         rd_pending <= 1'b1;
-    else if (mrt_rvalid)
+    else if (mrt_rvalid || ctl_cnt_pending)
         rd_pending <= 1'b0;
     if (crst) begin
         rd_pending <= 1'b0;
         own_rvalid <= 1'b0;
+        ctl_cnt_pending <= 1'b0;
     end
 end
 
