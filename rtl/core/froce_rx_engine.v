@@ -692,8 +692,10 @@ assign s_hdr_ready = state == R_IDLE && !s_db_valid && !(scan_turn && !m_rw_vali
 assign pay_to_split = tail_reg || (pay_split_reg && !pay_done_reg);
 assign pay_grh = op_ud && !tail_reg;
 wire pay_finished = pay_done_reg || (pay_split_reg && !tail_reg && !op_ud);
+// (an atomic ACK's empty payload: in any of its states, since the tail of
+// the READ response before it may hold the stream until R_AACKW)
 wire pay_drop = state == R_DROP || state == R_DONE || state == R_PAY || state == R_RDROP || state == R_AACK ||
-                (state == R_CMPL && !resp_pkt_reg);
+                state == R_AACK_SEG || state == R_AACKW || (state == R_CMPL && !resp_pkt_reg);
 assign s_pay_tready = tail_reg ? split_tready : !pay_done_reg && (pay_split_reg ? split_tready : pay_drop);
 assign m_xl_pd = c_pdn;
 
