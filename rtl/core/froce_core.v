@@ -829,22 +829,19 @@ wire [QW-1:0] kick_qpn;
 // queue the rx engine would stop at the next response it has to hand over,
 // and the packets behind it in the RX buffer (READ responses for our own
 // READs, say) would overflow it.
-// Distributed RAM: the entries are wide (the packed response header).
-localparam RESPQ_W = `FROCE_RESP_W + 1 + 64 + 32 + 32 + 24 + 3 + QW + 8;
+// Distributed RAM. An entry is what is the response's own (FROCE_RESP_*, a
+// READ job's range and key): the tx engine addresses it from its QP.
+localparam RESPQ_W = `FROCE_RESP_W + 1 + 64 + 32 + 32 + QW + 8;
 wire resp_valid, resp_ready;
-wire [`FROCE_RESP_W-1:0] resp_hdr;   // packed (FROCE_RESP_*)
+wire [`FROCE_RESP_W-1:0] resp_hdr;   // FROCE_RESP_*
 wire resp_read;
 wire [63:0] resp_va;
 wire [31:0] resp_rkey, resp_len;
-wire [23:0] resp_pd;
-wire [2:0] resp_mtu;
 wire rq_valid, rq_ready;
 wire [`FROCE_RESP_W-1:0] rq_hdr;
 wire rq_read;
 wire [63:0] rq_va;
 wire [31:0] rq_rkey, rq_len;
-wire [23:0] rq_pd;
-wire [2:0] rq_mtu;
 wire [QW-1:0] rq_qpn, resp_qpn;
 wire [7:0] rq_epoch, resp_epoch;
 wire reread_valid;
@@ -859,9 +856,9 @@ wire [4:0] unused_resp_q_count;
 
 froce_fifo #(.WIDTH(RESPQ_W), .DEPTH(16)) resp_queue (
     .clk(clk), .rst(crst),
-    .wr_data({rq_hdr, rq_read, rq_va, rq_rkey, rq_len, rq_pd, rq_mtu, rq_qpn, rq_epoch}),
+    .wr_data({rq_hdr, rq_read, rq_va, rq_rkey, rq_len, rq_qpn, rq_epoch}),
     .wr_en(rq_valid && rq_ready),
-    .rd_data({resp_hdr, resp_read, resp_va, resp_rkey, resp_len, resp_pd, resp_mtu, resp_qpn, resp_epoch}),
+    .rd_data({resp_hdr, resp_read, resp_va, resp_rkey, resp_len, resp_qpn, resp_epoch}),
     .rd_en(resp_valid && resp_ready),
     .count(unused_resp_q_count), .empty(resp_q_empty), .full(resp_q_full)
 );
@@ -899,7 +896,7 @@ froce_tx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .NUM_GIDS(NUM_GIDS
     .s_rw_valid(rw_valid), .s_rw_ready(rw_ready), .s_rw_qpn(rw_qpn), .s_rw_psn(rw_psn),
     .s_resp_valid(resp_valid), .s_resp_ready(resp_ready), .s_resp_hdr(resp_hdr),
     .s_resp_read(resp_read), .s_resp_va(resp_va), .s_resp_rkey(resp_rkey), .s_resp_len(resp_len),
-    .s_resp_pd(resp_pd), .s_resp_mtu(resp_mtu), .s_resp_qpn(resp_qpn), .s_resp_epoch(resp_epoch),
+    .s_resp_qpn(resp_qpn), .s_resp_epoch(resp_epoch),
     .s_reread_valid(reread_valid), .s_reread_qpn(reread_qpn), .s_reread_psn(reread_psn),
     .sent_rd_qpn(sent_rd_qpn), .sent_rd_valid(sent_rd_valid), .sent_rd_epoch(sent_rd_epoch),
     .sent_rd_next(sent_rd_next),
@@ -966,7 +963,7 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
     .pay_to_split(pay_to_split), .split_tready(split_in_ready), .pay_grh(pay_grh), .grh_data(grh_data),
     .m_resp_valid(rq_valid), .m_resp_ready(rq_ready), .m_resp_hdr(rq_hdr),
     .m_resp_read(rq_read), .m_resp_va(rq_va), .m_resp_rkey(rq_rkey), .m_resp_len(rq_len),
-    .m_resp_pd(rq_pd), .m_resp_mtu(rq_mtu), .m_resp_qpn(rq_qpn), .m_resp_epoch(rq_epoch),
+    .m_resp_qpn(rq_qpn), .m_resp_epoch(rq_epoch),
     .m_reread_valid(reread_valid), .m_reread_qpn(reread_qpn), .m_reread_psn(reread_psn),
     .sent_rd_qpn(sent_rd_qpn), .sent_rd_valid(sent_rd_valid), .sent_rd_epoch(sent_rd_epoch),
     .sent_rd_next(sent_rd_next),

@@ -21,30 +21,18 @@
 `define FROCE_INFLIGHT_BITS 89
 
 
-// Response header, packed: the fields of a parsed header (RHDR, froce_hw.vh)
-// an ACK, NAK, atomic ACK or READ response carries, as the rx engine makes it
-// and the tx engine sends it; the others are zero but for IP DF (1) and the
-// P_Key (0xFFFF). Packed for the response queue and the READ job FIFO, whose
-// entries were whole RHDRs (resp_pack / resp_unpack in
-// froce_core_functions.vh).
-`define FROCE_RESP_KIND_LSB 0
-`define FROCE_RESP_VLAN_EN_LSB 3
-`define FROCE_RESP_VLAN_PCP_LSB 4
-`define FROCE_RESP_VLAN_VID_LSB 7
-`define FROCE_RESP_ETH_DST_LSB 19
-`define FROCE_RESP_ETH_SRC_LSB 67
-`define FROCE_RESP_SGID_LSB 115
-`define FROCE_RESP_DGID_LSB 243
-`define FROCE_RESP_TCLASS_LSB 371
-`define FROCE_RESP_FLOW_LABEL_LSB 379
-`define FROCE_RESP_HOP_LIMIT_LSB 399
-`define FROCE_RESP_UDP_SPORT_LSB 407
-`define FROCE_RESP_OPCODE_LSB 423
-`define FROCE_RESP_DQPN_LSB 431
-`define FROCE_RESP_PSN_LSB 455
-`define FROCE_RESP_AETH_SYNDROME_LSB 479
-`define FROCE_RESP_AETH_MSN_LSB 487
-`define FROCE_RESP_ATOMICACK_ORIG_LSB 511
-`define FROCE_RESP_W 575
+// A response (ACK, NAK, atomic ACK, or the AETH of a READ response job) as
+// the rx engine hands it to the tx engine through the response queue: only
+// what is its own. The path (MACs, GIDs, VLAN, traffic class, flow label,
+// hop limit, UDP source port) and the destination QP come from the QP's
+// context in the tx engine, as rxe addresses its responses from the QP's
+// address vector; echoing the request's headers made every queue entry 575
+// bits wide.
+`define FROCE_RESP_OPCODE_LSB 0
+`define FROCE_RESP_PSN_LSB 8
+`define FROCE_RESP_AETH_SYNDROME_LSB 32
+`define FROCE_RESP_AETH_MSN_LSB 40
+`define FROCE_RESP_ATOMICACK_ORIG_LSB 64
+`define FROCE_RESP_W 128
 
 `endif

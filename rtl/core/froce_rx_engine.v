@@ -127,13 +127,11 @@ module froce_rx_engine #(
     /* Response headers to the requester side */
     output reg                          m_resp_valid,
     input  wire                         m_resp_ready,
-    output reg  [`FROCE_RESP_W-1:0]     m_resp_hdr,     // packed (FROCE_RESP_*, resp_pack)
-    output reg                          m_resp_read,    // a READ response job (m_resp_hdr is the template)
+    output reg  [`FROCE_RESP_W-1:0]     m_resp_hdr,     // FROCE_RESP_* (the tx engine adds the QP's path)
+    output reg                          m_resp_read,    // a READ response job (m_resp_hdr: its PSN and AETH)
     output reg  [63:0]                  m_resp_va,
     output reg  [31:0]                  m_resp_rkey,
     output reg  [31:0]                  m_resp_len,
-    output reg  [23:0]                  m_resp_pd,
-    output reg  [2:0]                   m_resp_mtu,
     output reg  [QW-1:0]                m_resp_qpn,     // the QP it belongs to
     output reg  [7:0]                   m_resp_epoch,   // a READ job: the QP's READ epoch when it was made
     output reg                          m_reread_valid, // a READ asked again: QP m_reread_qpn's earlier jobs
@@ -716,30 +714,15 @@ assign m_rd_desc_addr = state == R_AREAD ? atom_addr_reg : s_seg_addr;
 assign m_rd_desc_len = state == R_AREAD ? 16'd8 : s_seg_len[15:0];
 assign s_rd_tready = 1'b1;
 
-// response header: the reverse path of the request
-reg [`FROCE_RHDR_W-1:0] resp_hdr;
+// the response (its path is the QP's, added by the tx engine)
+reg [`FROCE_RESP_W-1:0] resp_fields;
 always @* begin
-    resp_hdr = {`FROCE_RHDR_W{1'b0}};
-    resp_hdr[`FROCE_RHDR_KIND_LSB +: 3] = h[`FROCE_RHDR_KIND_LSB +: 3];
-    resp_hdr[`FROCE_RHDR_VLAN_EN_LSB] = h[`FROCE_RHDR_VLAN_EN_LSB];
-    resp_hdr[`FROCE_RHDR_VLAN_PCP_LSB +: 3] = h[`FROCE_RHDR_VLAN_PCP_LSB +: 3];
-    resp_hdr[`FROCE_RHDR_VLAN_VID_LSB +: 12] = h[`FROCE_RHDR_VLAN_VID_LSB +: 12];
-    resp_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48] = h[`FROCE_RHDR_ETH_SRC_LSB +: 48];
-    resp_hdr[`FROCE_RHDR_ETH_SRC_LSB +: 48] = h[`FROCE_RHDR_ETH_DST_LSB +: 48];
-    resp_hdr[`FROCE_RHDR_SGID_LSB +: 128] = h[`FROCE_RHDR_DGID_LSB +: 128];
-    resp_hdr[`FROCE_RHDR_DGID_LSB +: 128] = h[`FROCE_RHDR_SGID_LSB +: 128];
-    resp_hdr[`FROCE_RHDR_TCLASS_LSB +: 8] = ctx[`FROCE_QPC_AV_TCLASS_LSB +: 8];
-    resp_hdr[`FROCE_RHDR_FLOW_LABEL_LSB +: 20] = ctx[`FROCE_QPC_AV_FLOW_LABEL_LSB +: 20];
-    resp_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = ctx[`FROCE_QPC_AV_HOP_LIMIT_LSB +: 8] == 8'd0 ? 8'd64 : ctx[`FROCE_QPC_AV_HOP_LIMIT_LSB +: 8];
-    resp_hdr[`FROCE_RHDR_IP_DF_LSB] = 1'b1;
-    resp_hdr[`FROCE_RHDR_UDP_SPORT_LSB +: 16] = h[`FROCE_RHDR_UDP_SPORT_LSB +: 16];
-    resp_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = resp_op_reg;
-    resp_hdr[`FROCE_RHDR_PKEY_LSB +: 16] = 16'hFFFF;
-    resp_hdr[`FROCE_RHDR_DQPN_LSB +: 24] = c_dqpn;
-    resp_hdr[`FROCE_RHDR_PSN_LSB +: 24] = resp_psn_reg;
-    resp_hdr[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8] = resp_syn_reg;
-    resp_hdr[`FROCE_RHDR_AETH_MSN_LSB +: 24] = msn_reg;
-    resp_hdr[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: 64] = orig_reg;
+    resp_fields = {`FROCE_RESP_W{1'b0}};
+    resp_fields[`FROCE_RESP_OPCODE_LSB +: 8] = resp_op_reg;
+    resp_fields[`FROCE_RESP_PSN_LSB +: 24] = resp_psn_reg;
+    resp_fields[`FROCE_RESP_AETH_SYNDROME_LSB +: 8] = resp_syn_reg;
+    resp_fields[`FROCE_RESP_AETH_MSN_LSB +: 24] = msn_reg;
+    resp_fields[`FROCE_RESP_ATOMICACK_ORIG_LSB +: 64] = orig_reg;
 end
 
 localparam [7:0] SYN_ACK = {`FROCE_AETH_TYPE_ACK, `FROCE_AETH_CREDITS_INVALID};
@@ -1526,7 +1509,7 @@ always @(posedge clk) begin
             // every ACK and NAK acknowledges earlier packets (a READ response
             // must see earlier writes): it leaves once the DMA writes issued
             // so far completed (resp_wait_reg); the engine goes on meanwhile
-            m_resp_hdr <= resp_pack(resp_hdr);
+            m_resp_hdr <= resp_fields;
             m_resp_read <= resp_job_reg;
             m_resp_qpn <= q_reg;
             m_resp_epoch <= rd_epoch_ram[q_reg];
@@ -1535,8 +1518,6 @@ always @(posedge clk) begin
             m_resp_va <= va_reg;
             m_resp_rkey <= key_reg;
             m_resp_len <= wr_total_reg;
-            m_resp_pd <= c_pdn;
-            m_resp_mtu <= c_mtu;
             resp_wait_reg <= 1'b1;
             resp_left_reg <= wr_pending - {15'd0, wr_done};
             send_resp_reg <= 1'b0;

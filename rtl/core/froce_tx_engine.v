@@ -112,13 +112,11 @@ module froce_tx_engine #(
     /* Response headers from the responder (empty payload) */
     input  wire                         s_resp_valid,
     output wire                         s_resp_ready,
-    input  wire [`FROCE_RESP_W-1:0]     s_resp_hdr,     // packed (FROCE_RESP_*, resp_unpack)
+    input  wire [`FROCE_RESP_W-1:0]     s_resp_hdr,     // FROCE_RESP_* fields; the path is its QP's
     input  wire                         s_resp_read,    // a READ response job; s_resp_hdr is its header template
     input  wire [63:0]                  s_resp_va,      // job: responder memory (rkey-checked by the responder)
     input  wire [31:0]                  s_resp_rkey,
     input  wire [31:0]                  s_resp_len,
-    input  wire [23:0]                  s_resp_pd,
-    input  wire [2:0]                   s_resp_mtu,
     input  wire [QW-1:0]                s_resp_qpn,     // the local QP the response belongs to
     input  wire [7:0]                   s_resp_epoch,   // a READ job: its QP's READ epoch when it was made
     input  wire                         s_reread_valid, // a READ asked again: QP s_reread_qpn's older jobs
@@ -237,13 +235,12 @@ reg [NUM_QPS-1:0] in_list;
 reg [NUM_QPS-1:0] tx_err;
 
 reg [QW-1:0] q_reg;             // QP being served
-reg [QPC_BITS-1:0] ctx;         // its context (registered RAM read)
-
-always @(posedge clk) begin
-    if (qpc_we)
-        qpc_ram[qpc_waddr] <= qpc_wdata;
-    ctx <= qpc_ram[q_reg];
-end
+// The context of the QP the engine works for (registered RAM read): the
+// requester's QP, a READ response job's QP, or for two cycles the QP of an
+// ACK/NAK (responses are addressed from their QP's address vector, as rxe
+// addresses them, not from the request's headers)
+reg [QPC_BITS-1:0] ctx;
+reg [QW-1:0] ctx_qpn;           // the QP ctx belongs to
 
 always @(posedge clk) begin
     if (gid_we)
@@ -278,18 +275,16 @@ reg [32:0] total_reg;           // message bytes (a READ response job: the bytes
 
 // READ response job (responder side): what the responder's request asked for
 reg job_reg;
-reg [`FROCE_RESP_W-1:0] job_hdr;   // packed
+reg [7:0] job_syn_reg;          // its AETH (syndrome, MSN)
+reg [23:0] job_msn_reg;
 reg [63:0] job_va;
 reg [31:0] job_rkey;
-reg [23:0] job_pd;
-reg [2:0] job_mtu;
-reg [QW-1:0] job_qpn_reg;       // the local QP of the job
+reg [QW-1:0] job_qpn_reg;       // the local QP of the job (ctx is its context)
 reg [3:0] job_pkts_reg;         // packets since the job started or resumed (saturates)
 
 // MTU in bytes: 256 << (PATH_MTU - 1); out-of-range values act as 256 / 4096
-wire [2:0] mtu_code = job_reg ? job_mtu : c_mtu;
-wire [12:0] mtu = mtu_bytes(mtu_code);
-wire [3:0] mtu_shift = mtu_log2(mtu_code);
+wire [12:0] mtu = mtu_bytes(c_mtu);
+wire [3:0] mtu_shift = mtu_log2(c_mtu);
 
 // a GID byte array (wire order) as an RHDR number (first wire byte on top)
 function [127:0] gid_number;
@@ -446,8 +441,22 @@ localparam [4:0]
     S_WF_DATA = 5'd5, S_DEC = 5'd6, S_VAL = 5'd7, S_VAL_SEG = 5'd8,
     S_HDR = 5'd9, S_G_XL = 5'd10, S_G_SEG = 5'd11, S_NEXT = 5'd12,
     S_DONE = 5'd13, S_ERR = 5'd14, S_RESP = 5'd15, S_DRAIN = 5'd16,
-    S_RW = 5'd17, S_SKIP = 5'd18, S_UD_CQE = 5'd19;
+    S_RW = 5'd17, S_SKIP = 5'd18, S_UD_CQE = 5'd19, S_ACK_CTX = 5'd20, S_ACK_HDR = 5'd21,
+    S_JOB_CTX = 5'd22;
 reg [4:0] state;
+
+// an ACK/NAK/atomic ACK taken from the responder, while its QP's context loads
+reg [`FROCE_RESP_W-1:0] ack_reg;
+reg [QW-1:0] ack_qpn_reg;
+reg ack_back_reg;               // taken between two packets of a message (S_HDR)
+
+wire [QW-1:0] ctx_addr = state == S_ACK_CTX ? ack_qpn_reg : job_reg ? job_qpn_reg : q_reg;
+always @(posedge clk) begin
+    if (qpc_we)
+        qpc_ram[qpc_waddr] <= qpc_wdata;
+    ctx <= qpc_ram[ctx_addr];
+    ctx_qpn <= ctx_addr;
+end
 
 reg [15:0] sq_next_reg;
 reg [23:0] psn_reg;             // PSN of the next packet
@@ -533,7 +542,7 @@ wire resp_stale = s_resp_read && s_resp_epoch != epoch_ram[s_resp_qpn] && !resp_
 // responses of the other QPs (their requesters' timers keep running). The
 // responses of one QP stay in PSN order: a response (job or ACK/NAK) of a QP
 // whose job waits half-sent is taken only after that job has finished.
-localparam JS_W = 8 + QW + `FROCE_RESP_W + 64 + 32 + 24 + 3 + 32 + 32 + 32 + 24 + 1;
+localparam JS_W = 8 + QW + 8 + 24 + 64 + 32 + 32 + 32 + 32 + 24 + 1;
 reg js_push;
 wire js_pop;
 wire [JS_W-1:0] js_head;
@@ -542,7 +551,7 @@ wire [$clog2(JOB_SLOTS):0] unused_js_count;
 reg [NUM_QPS-1:0] job_susp;     // the QP has a half-sent job in the FIFO
 froce_fifo #(.WIDTH(JS_W), .DEPTH(JOB_SLOTS)) job_fifo (
     .clk(clk), .rst(rst),
-    .wr_data({job_epoch_reg, job_qpn_reg, job_hdr, job_va, job_rkey, job_pd, job_mtu, total_reg[31:0], remain_reg[31:0],
+    .wr_data({job_epoch_reg, job_qpn_reg, job_syn_reg, job_msn_reg, job_va, job_rkey, total_reg[31:0], remain_reg[31:0],
               sge_off_reg, psn_reg, first_pkt_reg}),
     .wr_en(js_push),
     .rd_data(js_head), .rd_en(js_pop),
@@ -617,7 +626,7 @@ assign m_rd_desc_tag = state == S_WF_SEG ? 3'b100 : {1'b0, s_seg_last, s_seg_las
 assign s_seg_ready = state == S_VAL_SEG ||
                      (seg_to_desc && ((seg_ok && m_rd_desc_ready && m_rd_desc_valid) ||
                                       (!seg_ok && (state == S_WF_SEG || ord_in_ready))));
-assign m_xl_pd = job_reg ? job_pd : c_pdn;
+assign m_xl_pd = c_pdn;
 // gathering needs no right beyond the key; a READ response needs REMOTE_READ;
 // READ and atomic WQEs' SGEs receive data: LOCAL_WRITE
 assign m_xl_access = job_reg ? 4'd4 : (state == S_VAL && op_rd_atomic) ? 4'd1 : 4'd0;
@@ -649,60 +658,84 @@ end
 
 reg [15:0] ip_id_reg;
 
+// the packet's path: the QP's address vector (a datagram's: its WQE's) and
+// the source GID it names; responses take their QP's path as requests do
+reg [`FROCE_RHDR_W-1:0] path_hdr;
 always @* begin
-    req_hdr = {`FROCE_RHDR_W{1'b0}};
-    req_hdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W] = p_net_type;
-    req_hdr[`FROCE_RHDR_VLAN_EN_LSB] = p_vlan_en;
-    req_hdr[`FROCE_RHDR_VLAN_VID_LSB +: 12] = p_vlan_id;
-    req_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48] = p_dmac;
-    req_hdr[`FROCE_RHDR_ETH_SRC_LSB +: 48] = gid[`FROCE_GID_CTX_SMAC_LSB +: 48];
-    req_hdr[`FROCE_RHDR_SGID_LSB +: 128] = gid_number(gid[`FROCE_GID_CTX_GID_BYTE * 8 +: 128]);
-    req_hdr[`FROCE_RHDR_DGID_LSB +: 128] = gid_number(p_dgid);
-    req_hdr[`FROCE_RHDR_TCLASS_LSB +: 8] = p_tclass;
-    req_hdr[`FROCE_RHDR_FLOW_LABEL_LSB +: 20] = p_flow;
-    req_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = p_hop;
-    req_hdr[`FROCE_RHDR_IP_ID_LSB +: 16] = ip_id_reg;
-    req_hdr[`FROCE_RHDR_IP_DF_LSB] = 1'b1;
+    path_hdr = {`FROCE_RHDR_W{1'b0}};
+    path_hdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W] = p_net_type;
+    path_hdr[`FROCE_RHDR_VLAN_EN_LSB] = p_vlan_en;
+    path_hdr[`FROCE_RHDR_VLAN_VID_LSB +: 12] = p_vlan_id;
+    path_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48] = p_dmac;
+    path_hdr[`FROCE_RHDR_ETH_SRC_LSB +: 48] = gid[`FROCE_GID_CTX_SMAC_LSB +: 48];
+    path_hdr[`FROCE_RHDR_SGID_LSB +: 128] = gid_number(gid[`FROCE_GID_CTX_GID_BYTE * 8 +: 128]);
+    path_hdr[`FROCE_RHDR_DGID_LSB +: 128] = gid_number(p_dgid);
+    path_hdr[`FROCE_RHDR_TCLASS_LSB +: 8] = p_tclass;
+    path_hdr[`FROCE_RHDR_FLOW_LABEL_LSB +: 20] = p_flow;
+    path_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = p_hop;
+    path_hdr[`FROCE_RHDR_IP_DF_LSB] = 1'b1;
     // RoCE v2 source port: the AV's, else one per QP from the dynamic range
-    req_hdr[`FROCE_RHDR_UDP_SPORT_LSB +: 16] = p_sport != 16'd0 ? p_sport : {2'b11, {(14 - QW){1'b0}}, q_reg};
+    path_hdr[`FROCE_RHDR_UDP_SPORT_LSB +: 16] = p_sport != 16'd0 ? p_sport : {2'b11, {(14 - QW){1'b0}}, ctx_qpn};
+    path_hdr[`FROCE_RHDR_PKEY_LSB +: 16] = 16'hFFFF;
+    path_hdr[`FROCE_RHDR_DQPN_LSB +: 24] = c_ud ? w_ud_dqpn : c_dqpn;
+end
+// A response is sent only while its QP has a path (RTR and after: in ERR
+// too, a NAK that put the QP in error still leaves); a QP destroyed or reset
+// since the response was made drops it.
+wire resp_path_ok = c_state >= `FROCE_QP_STATE_RTR;
+// responses: a hop limit of 0 in the AV answers with 64
+wire [7:0] resp_hop = p_hop == 8'd0 ? 8'd64 : p_hop;
+
+always @* begin
+    req_hdr = path_hdr;
+    req_hdr[`FROCE_RHDR_IP_ID_LSB +: 16] = ip_id_reg;
     req_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = pkt_opcode;
-    req_hdr[`FROCE_RHDR_SE_LSB] = w_se && last_pkt && (op_send || op_imm);
-    req_hdr[`FROCE_RHDR_PKEY_LSB +: 16] = 16'hFFFF;
-    req_hdr[`FROCE_RHDR_DQPN_LSB +: 24] = c_ud ? w_ud_dqpn : c_dqpn;
-    // AckReq on a message's last packet and on every 2^ACKREQ_SHIFT-th PSN:
-    // the ACKs report progress inside long messages (they restart the
-    // completer's timer and move the resend point of a timeout forward)
-    req_hdr[`FROCE_RHDR_ACKREQ_LSB] = (last_pkt || rd_request || &psn_reg[ACKREQ_SHIFT-1:0]) && !c_ud;
-    // DETH (datagrams): a WQE Q_Key with bit 31 set means the QP's (IBA 10.2.5)
-    req_hdr[`FROCE_RHDR_DETH_QKEY_LSB +: 32] = w_ud_qkey[31] ? c_qkey : w_ud_qkey;
-    req_hdr[`FROCE_RHDR_DETH_SQPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
     req_hdr[`FROCE_RHDR_PSN_LSB +: 24] = psn_reg;
-    req_hdr[`FROCE_RHDR_RETH_VA_LSB +: 64] = w_rva;
-    req_hdr[`FROCE_RHDR_RETH_RKEY_LSB +: 32] = w_rkey;
-    req_hdr[`FROCE_RHDR_RETH_DMALEN_LSB +: 32] = total_reg[31:0];
-    req_hdr[`FROCE_RHDR_IMM_LSB +: 32] = w_imm;
     req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = {3'd0, this_plen};
-    if (op_read) begin
-        // the part not yet received (all of it unless resent after a loss)
-        req_hdr[`FROCE_RHDR_RETH_VA_LSB +: 64] = w_rva + {31'd0, total_reg - remain_reg};
-        req_hdr[`FROCE_RHDR_RETH_DMALEN_LSB +: 32] = remain_reg[31:0];
-        req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = 16'd0;
-    end
-    if (op_atomic) begin
-        req_hdr[`FROCE_RHDR_ATOMIC_VA_LSB +: 64] = w_ava;
-        req_hdr[`FROCE_RHDR_ATOMIC_RKEY_LSB +: 32] = w_arkey;
-        req_hdr[`FROCE_RHDR_ATOMIC_SWAP_LSB +: 64] = w_swap_add;
-        req_hdr[`FROCE_RHDR_ATOMIC_CMP_LSB +: 64] = w_compare;
-        req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = 16'd0;
-    end
     if (job_reg) begin
-        // READ response: the responder's template (path, AETH) with this packet's fields
-        req_hdr = resp_unpack(job_hdr);
-        req_hdr[`FROCE_RHDR_IP_ID_LSB +: 16] = ip_id_reg;
-        req_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = pkt_opcode;
-        req_hdr[`FROCE_RHDR_PSN_LSB +: 24] = psn_reg;
-        req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = {3'd0, this_plen};
+        // READ response packet
+        req_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = resp_hop;
+        req_hdr[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8] = job_syn_reg;
+        req_hdr[`FROCE_RHDR_AETH_MSN_LSB +: 24] = job_msn_reg;
+    end else begin
+        req_hdr[`FROCE_RHDR_SE_LSB] = w_se && last_pkt && (op_send || op_imm);
+        // AckReq on a message's last packet and on every 2^ACKREQ_SHIFT-th PSN:
+        // the ACKs report progress inside long messages (they restart the
+        // completer's timer and move the resend point of a timeout forward)
+        req_hdr[`FROCE_RHDR_ACKREQ_LSB] = (last_pkt || rd_request || &psn_reg[ACKREQ_SHIFT-1:0]) && !c_ud;
+        // DETH (datagrams): a WQE Q_Key with bit 31 set means the QP's (IBA 10.2.5)
+        req_hdr[`FROCE_RHDR_DETH_QKEY_LSB +: 32] = w_ud_qkey[31] ? c_qkey : w_ud_qkey;
+        req_hdr[`FROCE_RHDR_DETH_SQPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
+        req_hdr[`FROCE_RHDR_RETH_VA_LSB +: 64] = w_rva;
+        req_hdr[`FROCE_RHDR_RETH_RKEY_LSB +: 32] = w_rkey;
+        req_hdr[`FROCE_RHDR_RETH_DMALEN_LSB +: 32] = total_reg[31:0];
+        req_hdr[`FROCE_RHDR_IMM_LSB +: 32] = w_imm;
+        if (op_read) begin
+            // the part not yet received (all of it unless resent after a loss)
+            req_hdr[`FROCE_RHDR_RETH_VA_LSB +: 64] = w_rva + {31'd0, total_reg - remain_reg};
+            req_hdr[`FROCE_RHDR_RETH_DMALEN_LSB +: 32] = remain_reg[31:0];
+            req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = 16'd0;
+        end
+        if (op_atomic) begin
+            req_hdr[`FROCE_RHDR_ATOMIC_VA_LSB +: 64] = w_ava;
+            req_hdr[`FROCE_RHDR_ATOMIC_RKEY_LSB +: 32] = w_arkey;
+            req_hdr[`FROCE_RHDR_ATOMIC_SWAP_LSB +: 64] = w_swap_add;
+            req_hdr[`FROCE_RHDR_ATOMIC_CMP_LSB +: 64] = w_compare;
+            req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = 16'd0;
+        end
     end
+end
+
+// an ACK, NAK or atomic ACK (S_ACK_HDR: ctx is its QP's context)
+reg [`FROCE_RHDR_W-1:0] ack_hdr;
+always @* begin
+    ack_hdr = path_hdr;
+    ack_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = resp_hop;
+    ack_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = ack_reg[`FROCE_RESP_OPCODE_LSB +: 8];
+    ack_hdr[`FROCE_RHDR_PSN_LSB +: 24] = ack_reg[`FROCE_RESP_PSN_LSB +: 24];
+    ack_hdr[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8] = ack_reg[`FROCE_RESP_AETH_SYNDROME_LSB +: 8];
+    ack_hdr[`FROCE_RHDR_AETH_MSN_LSB +: 24] = ack_reg[`FROCE_RESP_AETH_MSN_LSB +: 24];
+    ack_hdr[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: 64] = ack_reg[`FROCE_RESP_ATOMICACK_ORIG_LSB +: 64];
 end
 
 // CQE for this engine's completions: errors, flushes and datagrams (UD WQEs
@@ -762,11 +795,10 @@ always @(posedge clk) begin
         end else if (s_resp_valid && s_resp_ready && s_resp_read) begin
             // READ response job: packets from the responder's memory
             job_reg <= 1'b1;
-            job_hdr <= s_resp_hdr;
+            job_syn_reg <= s_resp_hdr[`FROCE_RESP_AETH_SYNDROME_LSB +: 8];
+            job_msn_reg <= s_resp_hdr[`FROCE_RESP_AETH_MSN_LSB +: 24];
             job_va <= s_resp_va;
             job_rkey <= s_resp_rkey;
-            job_pd <= s_resp_pd;
-            job_mtu <= s_resp_mtu;
             job_qpn_reg <= s_resp_qpn;
             job_epoch_reg <= s_resp_epoch;
             job_pkts_reg <= 4'd0;
@@ -779,19 +811,18 @@ always @(posedge clk) begin
             sge_off_reg <= 32'd0;
             nsge_reg <= 5'd1;
             val_bad_reg <= 1'b0;
-            state <= S_HDR;
+            state <= S_JOB_CTX;
         end else if (s_resp_valid && s_resp_ready) begin
-            m_hdr <= resp_unpack(s_resp_hdr);
-            m_hdr_valid <= 1'b1;
-            ord_push <= 1'b1;
-            ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
-            state <= S_DRAIN;
+            ack_reg <= s_resp_hdr;
+            ack_qpn_reg <= s_resp_qpn;
+            ack_back_reg <= 1'b0;
+            state <= S_ACK_CTX;
         end else if (js_pop && js_stale) begin
             // a half-sent job made void meanwhile: dropped
             job_susp[js_head_qpn] <= 1'b0;
         end else if (js_pop) begin
             // a half-sent READ response job goes on where it stopped
-            {job_epoch_reg, job_qpn_reg, job_hdr, job_va, job_rkey, job_pd, job_mtu, total_reg[31:0], remain_reg[31:0],
+            {job_epoch_reg, job_qpn_reg, job_syn_reg, job_msn_reg, job_va, job_rkey, total_reg[31:0], remain_reg[31:0],
              sge_off_reg, psn_reg, first_pkt_reg} <= js_head;
             total_reg[32] <= 1'b0;
             remain_reg[32] <= 1'b0;
@@ -802,7 +833,7 @@ always @(posedge clk) begin
             sge_i <= 5'd0;
             nsge_reg <= 5'd1;
             val_bad_reg <= 1'b0;
-            state <= S_HDR;
+            state <= S_JOB_CTX;
         end else if (act_valid && !s_resp_valid) begin
             q_reg <= act_qpn;
             state <= S_Q0;
@@ -833,6 +864,26 @@ always @(posedge clk) begin
         // in_list without a place in the FIFO)
         rw_resume_reg <= 1'b0;
         state <= rw_resume_reg ? S_Q0 : S_IDLE;
+    end
+    S_JOB_CTX: begin
+        // the job's QP context loads (its path, PD and MTU)
+        state <= S_HDR;
+    end
+    S_ACK_CTX: begin
+        // the ACK's QP context loads (its path)
+        state <= S_ACK_HDR;
+    end
+    S_ACK_HDR: begin
+        // (ctx goes back to the QP or job of the message meanwhile)
+        if (resp_path_ok) begin
+            m_hdr <= ack_hdr;
+            m_hdr_valid <= 1'b1;
+            ord_push <= 1'b1;
+            ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
+            state <= ack_back_reg ? S_RESP : S_DRAIN;
+        end else begin
+            state <= ack_back_reg ? S_HDR : S_IDLE;
+        end
     end
     S_DRAIN: if (m_hdr_ready) begin
         // a response header is in the builder; its empty payload is queued
@@ -971,11 +1022,14 @@ always @(posedge clk) begin
     S_HDR: begin
         if (s_resp_valid && s_resp_ready && !resp_drop) begin
             // an ACK/NAK goes first
-            m_hdr <= resp_unpack(s_resp_hdr);
-            m_hdr_valid <= 1'b1;
-            ord_push <= 1'b1;
-            ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
-            state <= S_RESP;
+            ack_reg <= s_resp_hdr;
+            ack_qpn_reg <= s_resp_qpn;
+            ack_back_reg <= 1'b1;
+            state <= S_ACK_CTX;
+        end else if (job_reg && !resp_path_ok) begin
+            // the job's QP was destroyed or reset meanwhile: nothing to address it to
+            job_reg <= 1'b0;
+            state <= S_IDLE;
         end else if (job_yield) begin
             // this READ response job waits, half-sent, for its next turn
             js_push <= 1'b1;

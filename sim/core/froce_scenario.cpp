@@ -83,6 +83,12 @@ struct Frame {
     uint8_t opcode = 0;
     uint32_t psn = 0;
     uint8_t syndrome = 0;    // AETH of (atomic) acknowledges
+    // the path (RoCE v2 over IPv4): MACs, IPv4 addresses, TOS, TTL, UDP source port, BTH DestQP
+    uint64_t eth_dst = 0, eth_src = 0;
+    uint32_t ip_src = 0, ip_dst = 0;
+    uint8_t tos = 0, ttl = 0;
+    uint16_t sport = 0;
+    uint32_t dqpn = 0;
     bool is_request() const { return roce && opcode <= FROCE_OP_RC_RDMA_READ_REQUEST; }
     bool is_ack() const { return roce && opcode == FROCE_OP_RC_ACKNOWLEDGE; }
     bool is_rnr_nak() const { return is_ack() && (syndrome >> 5) == FROCE_AETH_TYPE_RNR_NAK; }
@@ -99,6 +105,18 @@ Frame parse_frame(int dir, const std::vector<uint8_t> &f, uint64_t cycle) {
     if ((unsigned(f[udp + 2]) << 8 | f[udp + 3]) != 4791) return r;
     r.roce = true;
     r.opcode = f[bth];
+    for (int i = 0; i < 6; i++) {
+        r.eth_dst = r.eth_dst << 8 | f[i];
+        r.eth_src = r.eth_src << 8 | f[6 + i];
+    }
+    for (int i = 0; i < 4; i++) {
+        r.ip_src = r.ip_src << 8 | f[14 + 12 + i];
+        r.ip_dst = r.ip_dst << 8 | f[14 + 16 + i];
+    }
+    r.tos = f[14 + 1];
+    r.ttl = f[14 + 8];
+    r.sport = uint16_t(f[udp] << 8 | f[udp + 1]);
+    r.dqpn = uint32_t(f[bth + 5]) << 16 | uint32_t(f[bth + 6]) << 8 | f[bth + 7];
     r.psn = uint32_t(f[bth + 9]) << 16 | uint32_t(f[bth + 10]) << 8 | f[bth + 11];
     if ((r.opcode == FROCE_OP_RC_ACKNOWLEDGE || r.opcode == FROCE_OP_RC_ATOMIC_ACKNOWLEDGE) && f.size() >= bth + 16)
         r.syndrome = f[bth + 12];
@@ -128,6 +146,7 @@ struct PairCfg {
     unsigned timeout_a = 14, retry_cnt_a = 7, rnr_retry_a = 7;
     unsigned min_rnr_timer_b = 1;   // 0.01 ms = 1563 cycles
     uint32_t eqn_a = 0, eqn_b = 0;  // CQC.EQN of each side's CQs
+    Path to_b, to_a;                // A's path to B and B's to A (the GIDs and MACs are set by make_pair)
 };
 
 struct Pair {
@@ -290,7 +309,7 @@ Status Env::make_pair(const PairCfg &pc, Pair **out) {
     FROCE_TRY(hb_->modify_qp_init(p->qb, pc.access_b));
     const uint32_t psn_a = uint32_t(mix64(seed_ * 7 + pairs_.size()) & 0xFFFFFF);
     const uint32_t psn_b = uint32_t(mix64(seed_ * 11 + pairs_.size()) & 0xFFFFFF);
-    Path to_b, to_a;
+    Path to_b = pc.to_b, to_a = pc.to_a;
     to_b.dgid = Gid::ipv4(10, 0, 0, 2);
     to_b.dmac = 0x020000000002ull;
     to_a.dgid = Gid::ipv4(10, 0, 0, 1);
@@ -2462,6 +2481,193 @@ Status sc_port_filter(Env &e) {
 }
 
 // ---------------------------------------------------------------------------
+// response-path
+
+// Responses are addressed from the responder QP's address vector, as rxe does
+// (qp->pri_av, qp->src_port), not echoed from the request: every frame a QP
+// sends, request or response, carries its own AV's traffic class and UDP
+// source port (the hop limit too; a response answers an AV hop limit of 0
+// with 64). Pair 1: A's AV has sport 0xD456, TTL 33, TOS 0x10; B's has sport
+// 0xC123, hop limit 0, TOS 0x28. A sends it a WRITE, a READ, an atomic and a
+// WRITE whose first packet is lost (B NAKs); B only answers. Pair 2: default
+// source ports (the QP's own), B's AV TTL 7, TOS 0x48; B sends a 256 KiB
+// WRITE and answers a READ from A. Pair 1's responses reach B's tx engine
+// while it is in the middle of pair 2's WRITE, so its ACKs go out between
+// two packets of another QP's message, each with its own QP's path. Queued
+// behind that WRITE, pair 1's READ responses and atomic ACK reach A back to
+// back: the atomic ACK arrives while the last READ response's payload is
+// still being written (this once hung A's receive path for good).
+Status sc_response_path(Env &e) {
+    PairCfg pc1 = e.pair_cfg(), pc2 = e.pair_cfg();
+    pc1.to_b.udp_sport = 0xD456;
+    pc1.to_b.hop_limit = 33;
+    pc1.to_b.tclass = 0x10;
+    pc1.to_a.udp_sport = 0xC123;
+    pc1.to_a.hop_limit = 0;
+    pc1.to_a.tclass = 0x28;
+    pc2.to_a.hop_limit = 7;
+    pc2.to_a.tclass = 0x48;
+    Pair *p1, *p2;
+    FROCE_TRY(e.make_pair(pc1, &p1));
+    FROCE_TRY(e.make_pair(pc2, &p2));
+    const uint8_t LW = FROCE_ACCESS_LOCAL_WRITE;
+    const uint8_t REM = FROCE_ACCESS_REMOTE_WRITE | FROCE_ACCESS_REMOTE_READ | FROCE_ACCESS_REMOTE_ATOMIC;
+    const uint64_t big = 256 * 1024;
+    Region a_src, a_dst, b_tgt, b_src, a_tgt;
+    FROCE_TRY(e.make_region(e.a(), 8 * kMtu, 64, pc1.pd_a, LW, true, &a_src));
+    FROCE_TRY(e.make_region(e.a(), 8 * kMtu, kGuard, pc1.pd_a, LW, true, &a_dst));
+    FROCE_TRY(e.make_region(e.b(), 8 * kMtu, kGuard, pc1.pd_b, LW | REM, true, &b_tgt));
+    FROCE_TRY(e.make_region(e.b(), big, 64, pc1.pd_b, LW | REM, true, &b_src));
+    FROCE_TRY(e.make_region(e.a(), big, kGuard, pc1.pd_a, LW | REM, true, &a_tgt));
+    FROCE_TRY(e.write_data(e.a(), a_src, a_src.va(), a_src.len, 21));
+    FROCE_TRY(e.write_data(e.b(), b_tgt, b_tgt.va(), b_tgt.len, 22));
+    FROCE_TRY(e.write_data(e.b(), b_src, b_src.va(), b_src.len, 23));
+
+    // the first packet of A's second 3-packet WRITE on pair 1 is lost
+    bool dropped = false;
+    const uint32_t qb1 = p1->qb->qpn;
+    unsigned firsts = 0;
+    e.sim().set_drop_filter([&](int dir, const std::vector<uint8_t> &f) {
+        if (dir != 0 || dropped) return false;
+        const Frame fr = parse_frame(dir, f, 0);
+        if (!fr.roce || fr.dqpn != qb1 || fr.opcode != FROCE_OP_RC_RDMA_WRITE_FIRST) return false;
+        if (++firsts < 2) return false;
+        dropped = true;
+        return true;
+    });
+    const size_t f0 = e.frames().size();
+    // B's long WRITE on pair 2 first: B's tx engine is then between its packets
+    FROCE_TRY(e.b().post_send(p2->qb, write_wr(b_src.va(), uint32_t(big), b_src.mr.key, a_tgt.va(), a_tgt.mr.key)));
+    FROCE_TRY(e.run_until([&] {
+        unsigned n = 0;
+        for (size_t i = f0; i < e.frames().size(); i++) n += e.frames()[i].dir == 1;
+        return n >= 8;
+    }, 100000, "B's first packets of the 256 KiB WRITE"));
+    // A on pair 1: WRITE, READ, fetch-and-add, WRITE (first packet lost)
+    FROCE_TRY(e.a().post_send(p1->qa, write_wr(a_src.va(), 3 * kMtu, a_src.mr.key, b_tgt.va(), b_tgt.mr.key)));
+    SendWr rd;
+    rd.opcode = FROCE_WQE_OP_RDMA_READ;
+    rd.sg.push_back({a_dst.va(), 3 * kMtu - 100, a_dst.mr.key});
+    rd.remote_addr = b_tgt.va() + 4 * kMtu;
+    rd.rkey = b_tgt.mr.key;
+    FROCE_TRY(e.a().post_send(p1->qa, rd));
+    SendWr fa;
+    fa.opcode = FROCE_WQE_OP_ATOMIC_FETCH_ADD;
+    fa.sg.push_back({a_dst.va() + 4 * kMtu, 8, a_dst.mr.key});
+    fa.remote_addr = b_tgt.va() + 7 * kMtu;
+    fa.rkey = b_tgt.mr.key;
+    fa.compare_add = 5;
+    FROCE_TRY(e.a().post_send(p1->qa, fa));
+    FROCE_TRY(e.a().post_send(p1->qa, write_wr(a_src.va() + 3 * kMtu, 3 * kMtu, a_src.mr.key, b_tgt.va() + kMtu / 2,
+                                                b_tgt.mr.key)));
+    // A on pair 2: a READ of B's memory (B's READ responses and B's WRITE share B's QP)
+    SendWr rd2 = rd;
+    rd2.sg[0] = {a_dst.va() + 5 * kMtu, 2 * kMtu, a_dst.mr.key};
+    rd2.remote_addr = b_src.va() + 1000;
+    rd2.rkey = b_src.mr.key;
+    FROCE_TRY(e.a().post_send(p2->qa, rd2));
+    FROCE_TRY(e.run_until([&] { return p1->a_send.size() >= 4 && p2->a_send.size() >= 1 && p2->b_send.size() >= 1; },
+                          2000000, "every completion"));
+    FROCE_TRY(e.quiet(5000));
+    e.sim().set_drop_filter(nullptr);
+    e.check(dropped, "the first packet of A's second WRITE was lost on the wire");
+    for (size_t i = 0; i < 4; i++) check_cqe(e, p1->a_send, i, "A pair 1", p1->qa->qpn, uint16_t(i), FROCE_WC_SUCCESS, -1);
+    check_cqe(e, p2->a_send, 0, "A pair 2 (READ)", p2->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_READ);
+    check_cqe(e, p2->b_send, 0, "B pair 2 (WRITE)", p2->qb->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+
+    // what every frame must carry; --inject-error expects pair 1's responses to echo the request's port
+    const uint64_t mac_a = 0x020000000001ull, mac_b = 0x020000000002ull;
+    const uint32_t ip_a = 0x0A000001, ip_b = 0x0A000002;
+    const uint16_t b1_sport = e.inject() ? 0xD456 : 0xC123;
+    if (e.inject()) e.note("--inject-error: pair 1's responses expected to echo A's source port, this scenario must FAIL");
+    unsigned bad = 0, b1_acks = 0, b1_rresp = 0, b1_aack = 0, b1_naks = 0, b2_req = 0, b2_rresp = 0, a2_acks = 0;
+    unsigned b1_between = 0;   // pair 1 responses sent between two packets of B's pair 2 WRITE
+    uint16_t a2_sport = 0, b2_sport = 0;   // the ports the hardware picked on pair 2
+    bool b2_seen = false, b2_done = false;
+    std::string first_bad;
+    for (size_t i = f0; i < e.frames().size(); i++) {
+        const Frame &f = e.frames()[i];
+        if (!f.roce) continue;
+        const bool from_b = f.dir == 1;
+        const bool response = f.opcode >= FROCE_OP_RC_RDMA_READ_RESPONSE_FIRST &&
+                               f.opcode <= FROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
+        std::string why;
+        if (f.eth_src != (from_b ? mac_b : mac_a) || f.eth_dst != (from_b ? mac_a : mac_b) ||
+            f.ip_src != (from_b ? ip_b : ip_a) || f.ip_dst != (from_b ? ip_a : ip_b))
+            why = "addresses";
+        uint16_t want_sport = 0;
+        uint8_t want_tos = 0, want_ttl = 0;
+        if (from_b && f.dqpn == p1->qa->qpn) {
+            want_sport = b1_sport, want_tos = 0x28, want_ttl = 64;
+            if (!response) why += " B sent a request on pair 1";
+            b1_acks += f.opcode == FROCE_OP_RC_ACKNOWLEDGE;
+            b1_naks += f.is_ack() && (f.syndrome >> 5) == FROCE_AETH_TYPE_NAK;
+            b1_rresp += f.opcode >= FROCE_OP_RC_RDMA_READ_RESPONSE_FIRST && f.opcode <= FROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
+            b1_aack += f.opcode == FROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
+            b1_between += b2_seen && !b2_done;
+        } else if (!from_b && f.dqpn == p1->qb->qpn) {
+            want_sport = 0xD456, want_tos = 0x10, want_ttl = 33;
+            if (response) why += " A sent a response on pair 1";
+        } else if (from_b && f.dqpn == p2->qa->qpn) {
+            if (!b2_sport) b2_sport = f.sport;
+            want_sport = b2_sport, want_tos = 0x48, want_ttl = 7;
+            b2_rresp += response;
+            if (!response) {
+                b2_req++;
+                b2_seen = true;
+                b2_done = f.opcode == FROCE_OP_RC_RDMA_WRITE_LAST;
+            }
+        } else if (!from_b && f.dqpn == p2->qb->qpn) {
+            if (!a2_sport) a2_sport = f.sport;
+            want_sport = a2_sport, want_tos = 0, want_ttl = 64;
+            a2_acks += f.is_ack();
+        } else {
+            why += " DestQP of no pair";
+        }
+        if (f.sport != want_sport) why += sfmt(" UDP sport %#x, expected %#x", f.sport, want_sport);
+        if (f.tos != want_tos) why += sfmt(" TOS %#x, expected %#x", f.tos, want_tos);
+        if (f.ttl != want_ttl) why += sfmt(" TTL %u, expected %u", f.ttl, want_ttl);
+        if (!why.empty()) {
+            if (!bad++) first_bad = sfmt("frame %zu (%s, opcode %#x, DestQP %#x): %s", i - f0, from_b ? "B->A" : "A->B",
+                                         f.opcode, f.dqpn, why.c_str());
+        }
+    }
+    e.check(bad == 0, "every frame carries its own QP's path (MACs, IPs, TOS, TTL, UDP source port)",
+            sfmt("%u frames wrong, first: %s", bad, first_bad.c_str()));
+    e.check(b1_acks >= 2 && b1_naks >= 1 && b1_rresp == 3 && b1_aack == 1,
+            "B answered pair 1 with ACKs, a sequence NAK, 3 READ responses and an atomic ACK",
+            sfmt("%u ACKs (%u NAKs), %u READ responses, %u atomic ACKs", b1_acks, b1_naks, b1_rresp, b1_aack));
+    e.check(b1_between >= 1, "some of them went out between two packets of B's pair 2 WRITE",
+            sfmt("%u did", b1_between));
+    e.check(b2_req == big / kMtu && b2_rresp == 2 && a2_acks >= 1,
+            "pair 2: B's 256 WRITE packets and 2 READ responses, A's ACKs, each side on its own port",
+            sfmt("%u requests, %u READ responses, %u ACKs from A", b2_req, b2_rresp, a2_acks));
+    e.check((b2_sport & 0xC000) == 0xC000 && (a2_sport & 0xC000) == 0xC000,
+            "pair 2's ports were picked from the dynamic range", sfmt("A %#x, B %#x", a2_sport, b2_sport));
+    // the data
+    std::vector<uint8_t> got(3 * kMtu - 100);
+    FROCE_TRY(e.a().read(a_dst.va(), got.data(), got.size()));
+    e.check(std::memcmp(got.data(), &b_tgt.shadow[b_tgt.off(b_tgt.va() + 4 * kMtu)], got.size()) == 0,
+            "A's READ on pair 1 returned B's bytes");
+    for (uint64_t i = 0; i < 3 * kMtu; i++) b_tgt.shadow[b_tgt.off(b_tgt.va()) + i] = a_src.shadow[a_src.off(a_src.va()) + i];
+    for (uint64_t i = 0; i < 3 * kMtu; i++)
+        b_tgt.shadow[b_tgt.off(b_tgt.va() + kMtu / 2) + i] = a_src.shadow[a_src.off(a_src.va() + 3 * kMtu) + i];
+    uint8_t *target = &b_tgt.shadow[b_tgt.off(b_tgt.va() + 7 * kMtu)];
+    const uint64_t before = ld64(target);
+    st64(target, before + 5);
+    uint8_t orig[8];
+    FROCE_TRY(e.a().read(a_dst.va() + 4 * kMtu, orig, 8));
+    e.check(ld64(orig) == before, "the atomic ACK carried the original value",
+            sfmt("%#" PRIx64 ", expected %#" PRIx64, ld64(orig), before));
+    std::string d = e.region_diff(e.b(), b_tgt);
+    e.check(d.empty(), "B's memory holds both WRITEs and the fetch-and-add", d);
+    for (uint64_t i = 0; i < big; i++) a_tgt.shadow[a_tgt.off(a_tgt.va()) + i] = b_src.shadow[b_src.off(b_src.va()) + i];
+    d = e.region_diff(e.a(), a_tgt);
+    e.check(d.empty(), "A's memory holds B's 256 KiB WRITE", d);
+    return Status();
+}
+
+// ---------------------------------------------------------------------------
 
 struct ScenarioDef {
     const char *name;
@@ -2489,6 +2695,7 @@ const ScenarioDef kScenarios[] = {
     {"dev-reset", sc_dev_reset, "DEV_CTRL.RESET mid-WRITE on B then A: AXI completed, doorbells answered, contexts gone, traffic again"},
     {"commit-mid-write", sc_commit_mid_write, "a new pair made (QPC commits on A and B) while a 2 MiB WRITE streams: made between its packets, both intact"},
     {"port-filter", sc_port_filter, "SET_PORT receive filter: own MAC, broadcast, all-multicast, promiscuous, MTU; RoCE for another MAC dropped"},
+    {"response-path", sc_response_path, "responses addressed from the responder QP's AV (MACs, IPs, TOS, TTL, own UDP port), also between another QP's packets"},
     {"netdev", sc_netdev, "netdev rings: ARP/UDP frames A -> B byte-exact, multi-descriptor TX, drops, NETDEV_ARM, RoCE alongside"},
 };
 
