@@ -876,7 +876,6 @@ always @(posedge clk) begin
     S_ACK_HDR: begin
         // (ctx goes back to the QP or job of the message meanwhile)
         if (resp_path_ok) begin
-            m_hdr <= ack_hdr;
             m_hdr_valid <= 1'b1;
             ord_push <= 1'b1;
             ord_push_data <= {SRC_ZERO, 10'd0, 13'd0, 1'b1};
@@ -1066,7 +1065,6 @@ always @(posedge clk) begin
                 state <= (w_inline || op_rd_atomic) ? S_HDR : S_SKIP;
             end
         end else if (!m_hdr_valid && ord_in_ready && !ord_push && ahead_ok) begin
-            m_hdr <= req_hdr;
             m_hdr_valid <= 1'b1;
             plen_reg <= this_plen;
             pleft_reg <= this_plen;
@@ -1317,6 +1315,14 @@ always @(posedge clk) begin
         inc_wqes <= 1'b0;
         inc_wqe_err <= 1'b0;
     end
+end
+
+// The header register loads every cycle until it is offered: its enable
+// (the whole RHDR, spread over the die) is then one flip-flop, not the
+// decision to send, which lands in m_hdr_valid alone
+always @(posedge clk) begin
+    if (!m_hdr_valid)
+        m_hdr <= state == S_ACK_HDR ? ack_hdr : req_hdr;
 end
 
 // ---------------------------------------------------------------------------
