@@ -49,8 +49,10 @@
  * engine keeps at most max(TX_AHEAD_BYTES, MTU) payload bytes queued at the
  * builder, so a rewind reaches the wire within about a packet.
  *
- * ACKs and NAKs built by the responder (s_resp_*) go to the builder between
- * two requester packets, first. READ response jobs take turns every
+ * ACKs and NAKs from the responder (s_resp_*: their own fields only) go to
+ * the builder between two requester packets, first, addressed from their
+ * QP's context like its requests (ctx is loaded for them: S_ACK_CTX, and
+ * S_JOB_CTX for a READ response job). READ response jobs take turns every
  * JOB_QUANTUM packets (a job FIFO holds the half-sent ones) and a READ asked
  * again voids its QP's older jobs (READ epochs).
  *
