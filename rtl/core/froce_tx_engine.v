@@ -115,7 +115,7 @@ module froce_tx_engine #(
     input  wire                         s_resp_valid,
     output wire                         s_resp_ready,
     input  wire [`FROCE_RESP_W-1:0]     s_resp_hdr,     // FROCE_RESP_* fields; the path is its QP's
-    input  wire                         s_resp_read,    // a READ response job; s_resp_hdr is its header template
+    input  wire                         s_resp_read,    // a READ response job; s_resp_hdr: its first PSN and AETH
     input  wire [63:0]                  s_resp_va,      // job: responder memory (rkey-checked by the responder)
     input  wire [31:0]                  s_resp_rkey,
     input  wire [31:0]                  s_resp_len,
