@@ -160,6 +160,17 @@ CHECKS = [
                                      "--mtu", "256", "--seed", "16")),
     ("cosim-send-inline-8qps", perf("send", "--size", "100", "--iters", "40", "--qps", "8",
                                     "--inline", "--seed", "15")),
+    # immediate data on a lossy wire: WRITE ONLY and WRITE LAST with
+    # immediate (each takes a receive at B) and SEND with immediate; every
+    # receive CQE's opcode, length and immediate checked
+    ("cosim-write-imm-only-faults", perf("write", "--size", "1000", "--iters", "30", "--mtu", "1024", "--imm",
+                                         "--qps", "2", "--drop", "0.03", "--dup", "0.03", "--reorder", "0.03",
+                                         "--timeout", "5", "--seed", "31")),
+    ("cosim-write-imm-last-faults", perf("write", "--size", "3000", "--iters", "30", "--mtu", "1024", "--imm",
+                                         "--drop", "0.03", "--reorder", "0.03", "--timeout", "5", "--seed", "32")),
+    ("cosim-send-imm-sges-faults", perf("send", "--size", "2500", "--iters", "30", "--mtu", "1024", "--imm",
+                                        "--sges", "2", "--drop", "0.03", "--corrupt", "0.03", "--timeout", "5",
+                                        "--seed", "33")),
     # READ and atomics on a lossy wire: atomics answered from the replay
     # cache, never executed twice (froce-perf checks every old value and B's
     # final value)

@@ -40,6 +40,8 @@ const char *kUsage =
     "  --idle-cycles N    fail after N cycles without a completion (default 300000 + 3 ACK timeouts\n"
     "                     + a cycle per byte of one message on every QP)\n"
     "  --inline           RDMA WRITE / SEND data inline in the WQE (size <= 480)\n"
+    "  --imm              RDMA WRITE / SEND with immediate data (a WRITE then takes a receive at B;\n"
+    "                     every receive CQE's opcode, length and immediate checked)\n"
     "  --sges N           split every message over N SGEs (default 1, at most 30)\n"
     "  --unaligned        odd buffer and slot addresses\n"
     "  --page-shift S     MR page shift 12..21 for data buffers (default 12; >12 = contiguous chunks)\n"
@@ -78,6 +80,7 @@ struct Opts {
     uint64_t max_cycles = 0;
     uint64_t idle_cycles = 0;   // 0 = 300000 + 3 ACK timeouts + qps * size
     bool inl = false;
+    bool imm = false;           // *_WITH_IMM opcodes (write, send)
     bool bidir = false;         // also run the same pairs with B as the requester
     unsigned sges = 1;
     bool unaligned = false;
@@ -154,6 +157,7 @@ Opts parse(int argc, char **argv) {
         else if (a == "--max-cycles") o.max_cycles = parse_u64("--max-cycles", need(), 1, ~0ull);
         else if (a == "--idle-cycles") o.idle_cycles = parse_u64("--idle-cycles", need(), 1, ~0ull);
         else if (a == "--inline") o.inl = true;
+        else if (a == "--imm") o.imm = true;
         else if (a == "--bidir") o.bidir = true;
         else if (a == "--sges") o.sges = unsigned(parse_u64("--sges", need(), 1, 30));
         else if (a == "--unaligned") o.unaligned = true;
@@ -197,6 +201,8 @@ Opts parse(int argc, char **argv) {
         if (o.inl) usage_exit("atomic: --inline makes no sense");
         o.sges = 1;
     }
+    if (o.imm && o.test != Test::WRITE && o.test != Test::SEND)
+        usage_exit("--imm: only write and send carry immediate data");
     if (o.inl) {
         if (o.test == Test::READ) usage_exit("read: --inline makes no sense");
         if (o.size > 480) usage_exit("--inline: size must be <= 480 (the WQE is at most 512 bytes)");
@@ -320,6 +326,12 @@ private:
     std::vector<Sge> split(const Region &r, unsigned k, uint64_t len) const;
     Status post_one(QpCtx &c);
     Status post_recv(QpCtx &c);
+    // SENDs and WRITEs with immediate data consume B's receives
+    bool takes_receives() const { return o_.test == Test::SEND || (o_.test == Test::WRITE && o_.imm); }
+    // the immediate data of message i of QP pair q
+    uint32_t imm_of(unsigned q, uint64_t i) const {
+        return uint32_t(mix64(o_.seed ^ (uint64_t(q) << 48) ^ (i * 0x9E3779B97F4A7C15ull) ^ 0x1313));
+    }
     Status handle_send_cqe(QpCtx &c, const Cqe &e);
     Status handle_recv_cqe(QpCtx &c, const Cqe &e);
     Status poll_all();
@@ -505,7 +517,7 @@ Status Perf::setup() {
         q_[i].hb = reverse ? ha_.get() : hb_.get();
         FROCE_TRY(setup_qp(q_[i]).context("QP pair " + std::to_string(i)));
     }
-    if (o_.test == Test::SEND)
+    if (takes_receives())
         for (QpCtx &c : q_)
             while (c.recv_posted < std::min<uint64_t>(2 * o_.depth, o_.iters)) FROCE_TRY(post_recv(c));
     FROCE_TRY(sim_->a().wait_doorbells(100000).context("setup"));
@@ -534,7 +546,11 @@ Status Perf::post_one(QpCtx &c) {
         gen_data(o_.seed, c.idx, i, d.data(), d.size());
         std::memcpy(&c.a_reg.shadow[c.a_reg.slot_off(k)], d.data(), d.size());
         FROCE_TRY(c.ha->write(c.a_reg.slot_va(k), d.data(), d.size()));
-        wr.opcode = o_.test == Test::WRITE ? FROCE_WQE_OP_RDMA_WRITE : FROCE_WQE_OP_SEND;
+        if (o_.test == Test::WRITE)
+            wr.opcode = o_.imm ? FROCE_WQE_OP_RDMA_WRITE_WITH_IMM : FROCE_WQE_OP_RDMA_WRITE;
+        else
+            wr.opcode = o_.imm ? FROCE_WQE_OP_SEND_WITH_IMM : FROCE_WQE_OP_SEND;
+        if (o_.imm) wr.imm_inv = imm_of(c.idx, i);
         wr.sg = split(c.a_reg, k, o_.size);
         wr.inline_data = o_.inl;
         if (o_.test == Test::WRITE) {
@@ -707,16 +723,27 @@ void Perf::breakdown_cqe(Nic &nic, const Cqe &e) {
 
 Status Perf::handle_recv_cqe(QpCtx &c, const Cqe &e) {
     const uint64_t r = c.recv_done;
-    if (o_.test != Test::SEND) return errorf("QP %u: unexpected receive CQE on B: %s", c.idx, e.str().c_str());
+    if (!takes_receives()) return errorf("QP %u: unexpected receive CQE on B: %s", c.idx, e.str().c_str());
     if (r >= c.recv_posted) return errorf("QP %u: receive CQE with no receive posted: %s", c.idx, e.str().c_str());
     if (e.status != FROCE_WC_SUCCESS)
         return errorf("QP %u receive %" PRIu64 ": CQE status %u vendor_err %u (%s)", c.idx, r, e.status, e.vendor_err,
                       e.str().c_str());
-    if (e.opcode != FROCE_CQE_OP_RECV || e.qpn != c.qb->qpn || e.wqe_index != (r & 0xFFFF) || e.byte_cnt != o_.size ||
-        e.with_imm || e.with_inv)
+    // receives complete in message order: receive r is message r's
+    const uint8_t want_op = o_.test == Test::WRITE ? FROCE_CQE_OP_RECV_RDMA_WITH_IMM : FROCE_CQE_OP_RECV;
+    if (e.opcode != want_op || e.qpn != c.qb->qpn || e.wqe_index != (r & 0xFFFF) || e.byte_cnt != o_.size ||
+        e.with_imm != o_.imm || (o_.imm && e.imm_inv != imm_of(c.idx, r)) || e.with_inv)
         return errorf("QP %u receive %" PRIu64 ": CQE %s; expected opcode %#04x qpn %#x wqe_index %u byte_cnt %" PRIu64
-                      " without imm/inv",
-                      c.idx, r, e.str().c_str(), FROCE_CQE_OP_RECV, c.qb->qpn, unsigned(r & 0xFFFF), o_.size);
+                      " %s%#x",
+                      c.idx, r, e.str().c_str(), want_op, c.qb->qpn, unsigned(r & 0xFFFF), o_.size,
+                      o_.imm ? "immediate " : "no immediate, no invalidate; the would-be immediate ",
+                      imm_of(c.idx, r));
+    if (o_.test == Test::WRITE) {
+        // the data went where the RETH said (checked at the requester's
+        // completion); the receive buffer stays as it was
+        c.recv_done++;
+        if (c.recv_posted < o_.iters) FROCE_TRY(post_recv(c));
+        return Status();
+    }
     const unsigned k = unsigned(r % c.b_reg.nslots);
     std::vector<uint8_t> d(o_.size);
     gen_data(o_.seed, c.idx, r, d.data(), d.size());
@@ -780,7 +807,7 @@ std::string Perf::waiting_report() const {
                           c.completed);
         }
         s += buf;
-        if (o_.test == Test::SEND) {
+        if (takes_receives()) {
             std::snprintf(buf, sizeof buf, "; receives posted %" PRIu64 ", completed %" PRIu64, c.recv_posted, c.recv_done);
             s += buf;
         }
@@ -908,6 +935,10 @@ int Perf::run() {
                 uint8_t v[8];
                 st64(v, c.value);
                 std::memcpy(&c.b_reg.shadow[c.b_reg.slot_off(0)], v, 8);
+            }
+            if (takes_receives() && c.recv_done != o_.iters) {
+                failf("QP %u: %" PRIu64 " receive completions, expected %" PRIu64, c.idx, c.recv_done, o_.iters);
+                break;
             }
             s = check_region(*c.ha, c.a_reg, "the requester's buffer");
             if (s.ok()) s = check_region(*c.hb, c.b_reg, "the responder's buffer");
