@@ -25,7 +25,7 @@
 /* MAJOR << 24 | MINOR << 16 | PATCH, as in the HW_VERSION register */
 #define FROCE_HW_VERSION				0x00010000
 /* CRC-32 of the spec without doc strings */
-#define FROCE_HW_SPEC_HASH				0x86C6D6D0
+#define FROCE_HW_SPEC_HASH				0xCC1631FD
 #define FROCE_PCI_VENDOR_ID				0x1234
 #define FROCE_PCI_DEVICE_ID				0xF0CE
 #define FROCE_PCI_CLASS_CODE				0x020000
@@ -919,7 +919,7 @@
 	X(UD_SEND_ONLY_WITH_IMMEDIATE, 0x65, FROCE_OPF_DETH | FROCE_OPF_IMMDT | FROCE_OPF_PAYLOAD | FROCE_OPF_FIRST | FROCE_OPF_LAST, 12) \
 	X(CNP, 0x81, FROCE_OPF_PAYLOAD | FROCE_OPF_FIRST | FROCE_OPF_LAST, 0)
 
-/* ---- bundle RHDR, 1108 bits ---- */
+/* ---- bundle RHDR, 764 bits ---- */
 /* RoCE header bundle (RX parser / TX builder / engine); packed LSB-first. */
 /* KIND enum */
 #define FROCE_RHDR_KIND_LSB				0
@@ -982,39 +982,19 @@
 #define FROCE_RHDR_ACKREQ_W				1
 #define FROCE_RHDR_PSN_LSB				500
 #define FROCE_RHDR_PSN_W				24
-#define FROCE_RHDR_RETH_VA_LSB				524
-#define FROCE_RHDR_RETH_VA_W				64
-#define FROCE_RHDR_RETH_RKEY_LSB			588
-#define FROCE_RHDR_RETH_RKEY_W				32
-#define FROCE_RHDR_RETH_DMALEN_LSB			620
-#define FROCE_RHDR_RETH_DMALEN_W			32
-#define FROCE_RHDR_AETH_SYNDROME_LSB			652
-#define FROCE_RHDR_AETH_SYNDROME_W			8
-#define FROCE_RHDR_AETH_MSN_LSB				660
-#define FROCE_RHDR_AETH_MSN_W				24
-#define FROCE_RHDR_DETH_QKEY_LSB			684
-#define FROCE_RHDR_DETH_QKEY_W				32
-#define FROCE_RHDR_DETH_SQPN_LSB			716
-#define FROCE_RHDR_DETH_SQPN_W				24
-#define FROCE_RHDR_IMM_LSB				740
-#define FROCE_RHDR_IMM_W				32
-#define FROCE_RHDR_IETH_RKEY_LSB			772
-#define FROCE_RHDR_IETH_RKEY_W				32
-#define FROCE_RHDR_ATOMIC_VA_LSB			804
-#define FROCE_RHDR_ATOMIC_VA_W				64
-#define FROCE_RHDR_ATOMIC_RKEY_LSB			868
-#define FROCE_RHDR_ATOMIC_RKEY_W			32
-#define FROCE_RHDR_ATOMIC_SWAP_LSB			900
-#define FROCE_RHDR_ATOMIC_SWAP_W			64
-#define FROCE_RHDR_ATOMIC_CMP_LSB			964
-#define FROCE_RHDR_ATOMIC_CMP_W				64
-#define FROCE_RHDR_ATOMICACK_ORIG_LSB			1028
-#define FROCE_RHDR_ATOMICACK_ORIG_W			64
+/*
+ * the 28 bytes after the BTH: the extension headers as on the wire (RETH,
+ * AETH, DETH, ImmDt, IETH, AtomicETH, AtomicAckETH in IBA order, reserved
+ * bits included), the first byte in the most significant byte; the parser
+ * zeroes the bytes past the opcode's headers, the builder ignores them
+ */
+#define FROCE_RHDR_EXT_LSB				524
+#define FROCE_RHDR_EXT_W				224
 /* payload bytes, pad and ICRC excluded */
-#define FROCE_RHDR_PAYLOAD_LEN_LSB			1092
+#define FROCE_RHDR_PAYLOAD_LEN_LSB			748
 #define FROCE_RHDR_PAYLOAD_LEN_W			16
 /* total bits of RHDR */
-#define FROCE_RHDR_W					1108
+#define FROCE_RHDR_W					764
 
 /* ---- BAR0 block ID ---- */
 /* Identification and capabilities. Read at probe, before anything else. */

@@ -62,6 +62,10 @@ class Spec:
         self.header_len = {h["name"]: h["len"] for h in self.headers}
         self.opcodes = self._opcodes(raw["opcodes"])
         self.bundles = {n: self._bundle(n, b) for n, b in raw.get("bundle", {}).items()}
+        rhdr_ext = [f for f in self.bundles.get("RHDR", {}).get("fields", []) if f["name"] == "ext"]
+        longest = max(op["ext_len"] for op in self.opcodes["ops"])
+        need(not rhdr_ext or rhdr_ext[0]["width"] == 8 * longest,
+             f"RHDR ext must hold the longest extension-header run ({longest} bytes)")
         self.commands = raw.get("command", [])
         self.enums = {e["name"]: e for e in raw.get("enum", [])}
         need("CMD" not in self.enums, "enum CMD is generated from [[command]]")

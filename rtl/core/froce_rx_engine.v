@@ -417,17 +417,23 @@ wire [23:0] h_dqpn = h[`FROCE_RHDR_DQPN_LSB +: 24];
 wire [23:0] h_psn = h[`FROCE_RHDR_PSN_LSB +: 24];
 wire h_ackreq = h[`FROCE_RHDR_ACKREQ_LSB];
 wire h_se = h[`FROCE_RHDR_SE_LSB];
-wire [63:0] h_va = h[`FROCE_RHDR_RETH_VA_LSB +: 64];
-wire [31:0] h_rkey = h[`FROCE_RHDR_RETH_RKEY_LSB +: 32];
-wire [31:0] h_dmalen = h[`FROCE_RHDR_RETH_DMALEN_LSB +: 32];
-wire [31:0] h_imm = h[`FROCE_RHDR_IMM_LSB +: 32];
-wire [7:0] h_syn = h[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8];
 wire [12:0] h_plen = h[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 13];
-wire [63:0] h_ava = h[`FROCE_RHDR_ATOMIC_VA_LSB +: 64];
-wire [31:0] h_arkey = h[`FROCE_RHDR_ATOMIC_RKEY_LSB +: 32];
-wire [63:0] h_swap_add = h[`FROCE_RHDR_ATOMIC_SWAP_LSB +: 64];
-wire [63:0] h_compare = h[`FROCE_RHDR_ATOMIC_CMP_LSB +: 64];
-wire [63:0] h_orig = h[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: 64];
+// the extension headers (RHDR's ext: their wire bytes, the first at the top);
+// each field at its header's offset, the header's at its place after the BTH
+localparam EXT = `FROCE_RHDR_EXT_LSB + `FROCE_RHDR_EXT_W - 1;
+localparam EXT_IMM_RETH = EXT - 8 * `FROCE_RETH_LEN, EXT_IMM_DETH = EXT - 8 * `FROCE_DETH_LEN;
+localparam EXT_AACK = EXT - 8 * `FROCE_AETH_LEN;
+wire [63:0] h_va = h[EXT-`FROCE_RETH_VA_OFF -: 64];
+wire [31:0] h_rkey = h[EXT-`FROCE_RETH_RKEY_OFF -: 32];
+wire [31:0] h_dmalen = h[EXT-`FROCE_RETH_DMALEN_OFF -: 32];
+wire [7:0] h_syn = h[EXT-`FROCE_AETH_SYNDROME_OFF -: 8];
+wire [63:0] h_ava = h[EXT-`FROCE_ATOMICETH_VA_OFF -: 64];
+wire [31:0] h_arkey = h[EXT-`FROCE_ATOMICETH_RKEY_OFF -: 32];
+wire [63:0] h_swap_add = h[EXT-`FROCE_ATOMICETH_SWAP_OFF -: 64];
+wire [63:0] h_compare = h[EXT-`FROCE_ATOMICETH_CMP_OFF -: 64];
+wire [63:0] h_orig = h[EXT_AACK-`FROCE_ATOMICACKETH_ORIG_OFF -: 64];
+wire [31:0] h_qkey = h[EXT-`FROCE_DETH_QKEY_OFF -: 32];
+wire [23:0] h_src_qpn = h[EXT-`FROCE_DETH_SQPN_OFF -: 24];
 
 // opcode classes (RC only for now)
 wire op_send_first = h_op == `FROCE_OP_RC_SEND_FIRST;
@@ -459,8 +465,9 @@ wire op_ack = h_op == `FROCE_OP_RC_ACKNOWLEDGE;
 wire op_starts = op_send_first || op_send_only || op_wr_first || op_wr_only || op_read_req || op_atomic || op_ud;
 wire op_ends = op_send_last || op_send_only || op_wr_last || op_wr_only || op_read_req || op_atomic || op_ud;
 wire needs_rqe = op_send || op_ud || (op_imm && op_write);
-wire [31:0] h_qkey = h[`FROCE_RHDR_DETH_QKEY_LSB +: 32];
-wire [23:0] h_src_qpn = h[`FROCE_RHDR_DETH_SQPN_LSB +: 24];
+// ImmDt follows DETH (UD) or RETH (WRITE ONLY) when the packet has one
+wire [31:0] h_imm = op_ud ? h[EXT_IMM_DETH-`FROCE_IMMDT_IMM_OFF -: 32] :
+                    op_wr_only ? h[EXT_IMM_RETH-`FROCE_IMMDT_IMM_OFF -: 32] : h[EXT-`FROCE_IMMDT_IMM_OFF -: 32];
 // bytes the packet puts in the receive buffers: a datagram has the 40-byte
 // GRH area in front of its payload
 wire [12:0] rx_len = op_ud ? h_plen + 13'd40 : h_plen;

@@ -688,8 +688,12 @@ wire resp_path_ok = c_state >= `FROCE_QP_STATE_RTR;
 // responses: a hop limit of 0 in the AV answers with 64
 wire [7:0] resp_hop = p_hop == 8'd0 ? 8'd64 : p_hop;
 
+// the extension headers (RHDR's ext): wire bytes, the first at the top
+localparam ET = `FROCE_RHDR_EXT_W - 1;
+reg [`FROCE_RHDR_EXT_W-1:0] req_ext, ack_ext;
 always @* begin
     req_hdr = path_hdr;
+    req_ext = {`FROCE_RHDR_EXT_W{1'b0}};
     req_hdr[`FROCE_RHDR_IP_ID_LSB +: 16] = ip_id_reg;
     req_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = pkt_opcode;
     req_hdr[`FROCE_RHDR_PSN_LSB +: 24] = psn_reg;
@@ -697,35 +701,44 @@ always @* begin
     if (job_reg) begin
         // READ response packet
         req_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = resp_hop;
-        req_hdr[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8] = job_syn_reg;
-        req_hdr[`FROCE_RHDR_AETH_MSN_LSB +: 24] = job_msn_reg;
+        req_ext[ET-`FROCE_AETH_SYNDROME_OFF -: 8] = job_syn_reg;
+        req_ext[ET-`FROCE_AETH_MSN_OFF -: 24] = job_msn_reg;
     end else begin
         req_hdr[`FROCE_RHDR_SE_LSB] = w_se && last_pkt && (op_send || op_imm);
         // AckReq on a message's last packet and on every 2^ACKREQ_SHIFT-th PSN:
         // the ACKs report progress inside long messages (they restart the
         // completer's timer and move the resend point of a timeout forward)
         req_hdr[`FROCE_RHDR_ACKREQ_LSB] = (last_pkt || rd_request || &psn_reg[ACKREQ_SHIFT-1:0]) && !c_ud;
-        // DETH (datagrams): a WQE Q_Key with bit 31 set means the QP's (IBA 10.2.5)
-        req_hdr[`FROCE_RHDR_DETH_QKEY_LSB +: 32] = w_ud_qkey[31] ? c_qkey : w_ud_qkey;
-        req_hdr[`FROCE_RHDR_DETH_SQPN_LSB +: 24] = {{(24 - QW){1'b0}}, q_reg};
-        req_hdr[`FROCE_RHDR_RETH_VA_LSB +: 64] = w_rva;
-        req_hdr[`FROCE_RHDR_RETH_RKEY_LSB +: 32] = w_rkey;
-        req_hdr[`FROCE_RHDR_RETH_DMALEN_LSB +: 32] = total_reg[31:0];
-        req_hdr[`FROCE_RHDR_IMM_LSB +: 32] = w_imm;
-        if (op_read) begin
-            // the part not yet received (all of it unless resent after a loss)
-            req_hdr[`FROCE_RHDR_RETH_VA_LSB +: 64] = w_rva + {31'd0, total_reg - remain_reg};
-            req_hdr[`FROCE_RHDR_RETH_DMALEN_LSB +: 32] = remain_reg[31:0];
-            req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = 16'd0;
-        end
+        // the extension headers the opcode has, as their wire bytes (the
+        // builder sends ext_len of them)
         if (op_atomic) begin
-            req_hdr[`FROCE_RHDR_ATOMIC_VA_LSB +: 64] = w_ava;
-            req_hdr[`FROCE_RHDR_ATOMIC_RKEY_LSB +: 32] = w_arkey;
-            req_hdr[`FROCE_RHDR_ATOMIC_SWAP_LSB +: 64] = w_swap_add;
-            req_hdr[`FROCE_RHDR_ATOMIC_CMP_LSB +: 64] = w_compare;
+            req_ext[ET-`FROCE_ATOMICETH_VA_OFF -: 64] = w_ava;
+            req_ext[ET-`FROCE_ATOMICETH_RKEY_OFF -: 32] = w_arkey;
+            req_ext[ET-`FROCE_ATOMICETH_SWAP_OFF -: 64] = w_swap_add;
+            req_ext[ET-`FROCE_ATOMICETH_CMP_OFF -: 64] = w_compare;
             req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = 16'd0;
+        end else if (c_ud) begin
+            // DETH: a WQE Q_Key with bit 31 set means the QP's (IBA 10.2.5)
+            req_ext[ET-`FROCE_DETH_QKEY_OFF -: 32] = w_ud_qkey[31] ? c_qkey : w_ud_qkey;
+            req_ext[ET-`FROCE_DETH_SQPN_OFF -: 24] = {{(24 - QW){1'b0}}, q_reg};
+            req_ext[ET-8*`FROCE_DETH_LEN-`FROCE_IMMDT_IMM_OFF -: 32] = w_imm;
+        end else if (op_read) begin
+            // the part not yet received (all of it unless resent after a loss)
+            req_ext[ET-`FROCE_RETH_VA_OFF -: 64] = w_rva + {31'd0, total_reg - remain_reg};
+            req_ext[ET-`FROCE_RETH_RKEY_OFF -: 32] = w_rkey;
+            req_ext[ET-`FROCE_RETH_DMALEN_OFF -: 32] = remain_reg[31:0];
+            req_hdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 16] = 16'd0;
+        end else if (op_write && first_pkt_reg) begin
+            // RETH, then ImmDt on a WRITE ONLY with immediate
+            req_ext[ET-`FROCE_RETH_VA_OFF -: 64] = w_rva;
+            req_ext[ET-`FROCE_RETH_RKEY_OFF -: 32] = w_rkey;
+            req_ext[ET-`FROCE_RETH_DMALEN_OFF -: 32] = total_reg[31:0];
+            req_ext[ET-8*`FROCE_RETH_LEN-`FROCE_IMMDT_IMM_OFF -: 32] = w_imm;
+        end else begin
+            req_ext[ET-`FROCE_IMMDT_IMM_OFF -: 32] = w_imm;
         end
     end
+    req_hdr[`FROCE_RHDR_EXT_LSB +: `FROCE_RHDR_EXT_W] = req_ext;
 end
 
 // an ACK, NAK or atomic ACK (S_ACK_HDR: ctx is its QP's context)
@@ -735,9 +748,11 @@ always @* begin
     ack_hdr[`FROCE_RHDR_HOP_LIMIT_LSB +: 8] = resp_hop;
     ack_hdr[`FROCE_RHDR_OPCODE_LSB +: 8] = ack_reg[`FROCE_RESP_OPCODE_LSB +: 8];
     ack_hdr[`FROCE_RHDR_PSN_LSB +: 24] = ack_reg[`FROCE_RESP_PSN_LSB +: 24];
-    ack_hdr[`FROCE_RHDR_AETH_SYNDROME_LSB +: 8] = ack_reg[`FROCE_RESP_AETH_SYNDROME_LSB +: 8];
-    ack_hdr[`FROCE_RHDR_AETH_MSN_LSB +: 24] = ack_reg[`FROCE_RESP_AETH_MSN_LSB +: 24];
-    ack_hdr[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: 64] = ack_reg[`FROCE_RESP_ATOMICACK_ORIG_LSB +: 64];
+    ack_ext = {`FROCE_RHDR_EXT_W{1'b0}};
+    ack_ext[ET-`FROCE_AETH_SYNDROME_OFF -: 8] = ack_reg[`FROCE_RESP_AETH_SYNDROME_LSB +: 8];
+    ack_ext[ET-`FROCE_AETH_MSN_OFF -: 24] = ack_reg[`FROCE_RESP_AETH_MSN_LSB +: 24];
+    ack_ext[ET-8*`FROCE_AETH_LEN-`FROCE_ATOMICACKETH_ORIG_OFF -: 64] = ack_reg[`FROCE_RESP_ATOMICACK_ORIG_LSB +: 64];
+    ack_hdr[`FROCE_RHDR_EXT_LSB +: `FROCE_RHDR_EXT_W] = ack_ext;
 end
 
 // CQE for this engine's completions: errors, flushes and datagrams (UD WQEs

@@ -398,48 +398,41 @@ wire [23:0] bth_dqpn = bthv[TI-`FROCE_BTH_DQPN_OFF -: `FROCE_BTH_DQPN_W];
 wire bth_ackreq = bthv[TI-`FROCE_BTH_ACKREQ_OFF];
 wire [23:0] bth_psn = bthv[TI-`FROCE_BTH_PSN_OFF -: `FROCE_BTH_PSN_W];
 
-wire op_valid, has_reth, has_aeth, has_deth, has_immdt, has_ieth;
-wire has_atomiceth, has_atomicacketh, has_payload;
+wire op_valid, has_payload;
+wire [6:0] unused_has_ext;   // RHDR carries the extension headers as bytes
 wire unused_pos_first, unused_pos_last;
 wire [5:0] ext_len;
 froce_opcode_info u_opcode_info (
     .opcode(bth_opcode),
     .valid(op_valid),
-    .has_reth(has_reth),
-    .has_aeth(has_aeth),
-    .has_deth(has_deth),
-    .has_immdt(has_immdt),
-    .has_ieth(has_ieth),
-    .has_atomiceth(has_atomiceth),
-    .has_atomicacketh(has_atomicacketh),
+    .has_reth(unused_has_ext[0]),
+    .has_aeth(unused_has_ext[1]),
+    .has_deth(unused_has_ext[2]),
+    .has_immdt(unused_has_ext[3]),
+    .has_ieth(unused_has_ext[4]),
+    .has_atomiceth(unused_has_ext[5]),
+    .has_atomicacketh(unused_has_ext[6]),
     .has_payload(has_payload),
     .pos_first(unused_pos_first),
     .pos_last(unused_pos_last),
     .ext_len(ext_len)
 );
 
-// Extension headers: all start right after the BTH except AtomicAckETH
-// (after AETH) and ImmDt (after DETH or RETH when present)
-localparam EXT_BITS = 8 * `FROCE_ATOMICETH_LEN;  // the longest extension-header run
+// The extension headers: the bytes after the BTH, as many as the longest run
+// (AtomicETH; spec/protocol.toml checks that RHDR's ext is that long)
+localparam EXT_BITS = `FROCE_RHDR_EXT_W;
 localparam ET = EXT_BITS - 1;
 wire [EXT_BITS-1:0] extv = bthv[TI-8*`FROCE_BTH_LEN -: EXT_BITS];
 
-wire [63:0] reth_va = extv[ET-`FROCE_RETH_VA_OFF -: `FROCE_RETH_VA_W];
-wire [31:0] reth_rkey = extv[ET-`FROCE_RETH_RKEY_OFF -: `FROCE_RETH_RKEY_W];
-wire [31:0] reth_dmalen = extv[ET-`FROCE_RETH_DMALEN_OFF -: `FROCE_RETH_DMALEN_W];
-wire [7:0] aeth_syndrome = extv[ET-`FROCE_AETH_SYNDROME_OFF -: `FROCE_AETH_SYNDROME_W];
-wire [23:0] aeth_msn = extv[ET-`FROCE_AETH_MSN_OFF -: `FROCE_AETH_MSN_W];
-wire [31:0] deth_qkey = extv[ET-`FROCE_DETH_QKEY_OFF -: `FROCE_DETH_QKEY_W];
-wire [23:0] deth_sqpn = extv[ET-`FROCE_DETH_SQPN_OFF -: `FROCE_DETH_SQPN_W];
-wire [31:0] ieth_rkey = extv[ET-`FROCE_IETH_RKEY_OFF -: `FROCE_IETH_RKEY_W];
-wire [63:0] atomic_va = extv[ET-`FROCE_ATOMICETH_VA_OFF -: `FROCE_ATOMICETH_VA_W];
-wire [31:0] atomic_rkey = extv[ET-`FROCE_ATOMICETH_RKEY_OFF -: `FROCE_ATOMICETH_RKEY_W];
-wire [63:0] atomic_swap = extv[ET-`FROCE_ATOMICETH_SWAP_OFF -: `FROCE_ATOMICETH_SWAP_W];
-wire [63:0] atomic_cmp = extv[ET-`FROCE_ATOMICETH_CMP_OFF -: `FROCE_ATOMICETH_CMP_W];
-wire [63:0] atomicack_orig = extv[ET-8*`FROCE_AETH_LEN-`FROCE_ATOMICACKETH_ORIG_OFF -: `FROCE_ATOMICACKETH_ORIG_W];
-wire [31:0] immdt = has_deth ? extv[ET-8*`FROCE_DETH_LEN-`FROCE_IMMDT_IMM_OFF -: `FROCE_IMMDT_IMM_W] :
-                   has_reth ? extv[ET-8*`FROCE_RETH_LEN-`FROCE_IMMDT_IMM_OFF -: `FROCE_IMMDT_IMM_W] :
-                   extv[ET-`FROCE_IMMDT_IMM_OFF -: `FROCE_IMMDT_IMM_W];
+// RHDR carries the extension headers as their wire bytes; the 4-byte groups
+// past the opcode's headers (payload, ICRC or bytes past the frame) are zeroed
+// so that a header has one RHDR
+reg [EXT_BITS-1:0] ext_bytes;
+integer eg;
+always @* begin
+    for (eg = 0; eg < EXT_BITS / 32; eg = eg + 1)
+        ext_bytes[ET-32*eg -: 32] = {2'b00, ext_len} > 8'd4 * eg[7:0] ? extv[ET-32*eg -: 32] : 32'd0;
+end
 
 // Lengths, in bytes from the start of the frame
 wire [PW-1:0] udp_off = l3_off + (is_ip4 ? P_IPV4 : P_IPV6);
@@ -528,31 +521,7 @@ always @* begin
         d_rhdr[`FROCE_RHDR_DQPN_LSB +: `FROCE_RHDR_DQPN_W] = bth_dqpn;
         d_rhdr[`FROCE_RHDR_ACKREQ_LSB] = bth_ackreq;
         d_rhdr[`FROCE_RHDR_PSN_LSB +: `FROCE_RHDR_PSN_W] = bth_psn;
-        if (has_reth) begin
-            d_rhdr[`FROCE_RHDR_RETH_VA_LSB +: `FROCE_RHDR_RETH_VA_W] = reth_va;
-            d_rhdr[`FROCE_RHDR_RETH_RKEY_LSB +: `FROCE_RHDR_RETH_RKEY_W] = reth_rkey;
-            d_rhdr[`FROCE_RHDR_RETH_DMALEN_LSB +: `FROCE_RHDR_RETH_DMALEN_W] = reth_dmalen;
-        end
-        if (has_aeth) begin
-            d_rhdr[`FROCE_RHDR_AETH_SYNDROME_LSB +: `FROCE_RHDR_AETH_SYNDROME_W] = aeth_syndrome;
-            d_rhdr[`FROCE_RHDR_AETH_MSN_LSB +: `FROCE_RHDR_AETH_MSN_W] = aeth_msn;
-        end
-        if (has_deth) begin
-            d_rhdr[`FROCE_RHDR_DETH_QKEY_LSB +: `FROCE_RHDR_DETH_QKEY_W] = deth_qkey;
-            d_rhdr[`FROCE_RHDR_DETH_SQPN_LSB +: `FROCE_RHDR_DETH_SQPN_W] = deth_sqpn;
-        end
-        if (has_immdt)
-            d_rhdr[`FROCE_RHDR_IMM_LSB +: `FROCE_RHDR_IMM_W] = immdt;
-        if (has_ieth)
-            d_rhdr[`FROCE_RHDR_IETH_RKEY_LSB +: `FROCE_RHDR_IETH_RKEY_W] = ieth_rkey;
-        if (has_atomiceth) begin
-            d_rhdr[`FROCE_RHDR_ATOMIC_VA_LSB +: `FROCE_RHDR_ATOMIC_VA_W] = atomic_va;
-            d_rhdr[`FROCE_RHDR_ATOMIC_RKEY_LSB +: `FROCE_RHDR_ATOMIC_RKEY_W] = atomic_rkey;
-            d_rhdr[`FROCE_RHDR_ATOMIC_SWAP_LSB +: `FROCE_RHDR_ATOMIC_SWAP_W] = atomic_swap;
-            d_rhdr[`FROCE_RHDR_ATOMIC_CMP_LSB +: `FROCE_RHDR_ATOMIC_CMP_W] = atomic_cmp;
-        end
-        if (has_atomicacketh)
-            d_rhdr[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: `FROCE_RHDR_ATOMICACK_ORIG_W] = atomicack_orig;
+        d_rhdr[`FROCE_RHDR_EXT_LSB +: `FROCE_RHDR_EXT_W] = ext_bytes;
         d_rhdr[`FROCE_RHDR_PAYLOAD_LEN_LSB +: `FROCE_RHDR_PAYLOAD_LEN_W] = pay_len;
     end
 end

@@ -10,7 +10,8 @@
  * Input: one header bundle (RHDR layout in froce_hw.vh) and one payload frame
  * per packet, in order. The bundle's kind picks the encapsulation (RoCE v2
  * over IPv4 or IPv6, or RoCE v1 with a GRH), vlan_en adds an 802.1Q tag, and
- * its opcode picks the extension headers (froce_opcode_info). payload_len is
+ * its opcode says how many of the extension-header bytes (ext) go on the wire
+ * (froce_opcode_info's ext_len). payload_len is
  * the number of payload bytes; the payload frame carries exactly that many
  * (an empty payload is one beat with tkeep = 0); every beat but the last is
  * full.
@@ -87,26 +88,26 @@ endgenerate
 
 /* ------------------------------------------------------------------------
  * Stage A: the header bytes and lengths of the next frame, in three steps:
- *   H1  the bundle registered with its opcode flags and lengths
+ *   H1  the bundle registered with its lengths
  *   H2  the header stack without the IPv4 checksum, the checksum's two
  *       half sums, and the per-frame constants stage B works from
  *   the checksum folded and inserted as the entry goes into the context FIFO
  * ------------------------------------------------------------------------ */
 
-wire op_valid, has_reth_c, has_aeth_c, has_deth_c, has_immdt_c, has_ieth_c;
-wire has_atomiceth_c, has_atomicacketh_c, has_payload;
+wire op_valid, has_payload;
+wire [6:0] unused_has_ext;   // RHDR carries the extension headers as bytes
 wire unused_pos_first, unused_pos_last;
 wire [5:0] ext_len_c;
 froce_opcode_info u_opcode_info (
     .opcode(s_hdr[`FROCE_RHDR_OPCODE_LSB +: `FROCE_RHDR_OPCODE_W]),
     .valid(op_valid),
-    .has_reth(has_reth_c),
-    .has_aeth(has_aeth_c),
-    .has_deth(has_deth_c),
-    .has_immdt(has_immdt_c),
-    .has_ieth(has_ieth_c),
-    .has_atomiceth(has_atomiceth_c),
-    .has_atomicacketh(has_atomicacketh_c),
+    .has_reth(unused_has_ext[0]),
+    .has_aeth(unused_has_ext[1]),
+    .has_deth(unused_has_ext[2]),
+    .has_immdt(unused_has_ext[3]),
+    .has_ieth(unused_has_ext[4]),
+    .has_atomiceth(unused_has_ext[5]),
+    .has_atomicacketh(unused_has_ext[6]),
     .has_payload(has_payload),
     .pos_first(unused_pos_first),
     .pos_last(unused_pos_last),
@@ -132,8 +133,6 @@ wire [7:0] s_hdr_len = s_bth_off + `FROCE_BTH_LEN + {2'b00, ext_len_c};
 // H1
 reg h1_valid_reg = 1'b0;
 reg [RW-1:0] h_reg = 0;
-reg has_reth = 1'b0, has_aeth = 1'b0, has_deth = 1'b0, has_immdt = 1'b0, has_ieth = 1'b0;
-reg has_atomiceth = 1'b0, has_atomicacketh = 1'b0;
 reg [1:0] pad = 2'd0;
 reg [15:0] var_len = 16'd0;
 reg [7:0] hdr_len = 8'd0;
@@ -144,8 +143,6 @@ always @(posedge clk) begin
     h1_valid_reg <= s_hdr_fire;
     if (s_hdr_fire) begin
         h_reg <= s_hdr;
-        {has_reth, has_aeth, has_deth, has_immdt} <= {has_reth_c, has_aeth_c, has_deth_c, has_immdt_c};
-        {has_ieth, has_atomiceth, has_atomicacketh} <= {has_ieth_c, has_atomiceth_c, has_atomicacketh_c};
         pad <= s_pad;
         var_len <= s_var_len;
         hdr_len <= s_hdr_len;
@@ -232,41 +229,10 @@ always @* begin
     bth_be[TOP-`FROCE_BTH_ACKREQ_OFF] = h_reg[`FROCE_RHDR_ACKREQ_LSB];
     bth_be[TOP-`FROCE_BTH_PSN_OFF -: `FROCE_BTH_PSN_W] = h_reg[`FROCE_RHDR_PSN_LSB +: `FROCE_RHDR_PSN_W];
 
-    // extension headers in IBA order; all start right after the BTH except
-    // AtomicAckETH (after AETH) and ImmDt (after DETH or RETH)
+    // the extension headers as RHDR carries them (their wire bytes); bytes
+    // past the opcode's headers are covered by the payload (hdr_len)
     ext_be = {HB{1'b0}};
-    if (has_reth) begin
-        ext_be[TOP-`FROCE_RETH_VA_OFF -: `FROCE_RETH_VA_W] = h_reg[`FROCE_RHDR_RETH_VA_LSB +: `FROCE_RHDR_RETH_VA_W];
-        ext_be[TOP-`FROCE_RETH_RKEY_OFF -: `FROCE_RETH_RKEY_W] = h_reg[`FROCE_RHDR_RETH_RKEY_LSB +: `FROCE_RHDR_RETH_RKEY_W];
-        ext_be[TOP-`FROCE_RETH_DMALEN_OFF -: `FROCE_RETH_DMALEN_W] = h_reg[`FROCE_RHDR_RETH_DMALEN_LSB +: `FROCE_RHDR_RETH_DMALEN_W];
-    end
-    if (has_deth) begin
-        ext_be[TOP-`FROCE_DETH_QKEY_OFF -: `FROCE_DETH_QKEY_W] = h_reg[`FROCE_RHDR_DETH_QKEY_LSB +: `FROCE_RHDR_DETH_QKEY_W];
-        ext_be[TOP-`FROCE_DETH_SQPN_OFF -: `FROCE_DETH_SQPN_W] = h_reg[`FROCE_RHDR_DETH_SQPN_LSB +: `FROCE_RHDR_DETH_SQPN_W];
-    end
-    if (has_atomiceth) begin
-        ext_be[TOP-`FROCE_ATOMICETH_VA_OFF -: `FROCE_ATOMICETH_VA_W] = h_reg[`FROCE_RHDR_ATOMIC_VA_LSB +: `FROCE_RHDR_ATOMIC_VA_W];
-        ext_be[TOP-`FROCE_ATOMICETH_RKEY_OFF -: `FROCE_ATOMICETH_RKEY_W] = h_reg[`FROCE_RHDR_ATOMIC_RKEY_LSB +: `FROCE_RHDR_ATOMIC_RKEY_W];
-        ext_be[TOP-`FROCE_ATOMICETH_SWAP_OFF -: `FROCE_ATOMICETH_SWAP_W] = h_reg[`FROCE_RHDR_ATOMIC_SWAP_LSB +: `FROCE_RHDR_ATOMIC_SWAP_W];
-        ext_be[TOP-`FROCE_ATOMICETH_CMP_OFF -: `FROCE_ATOMICETH_CMP_W] = h_reg[`FROCE_RHDR_ATOMIC_CMP_LSB +: `FROCE_RHDR_ATOMIC_CMP_W];
-    end
-    if (has_aeth) begin
-        ext_be[TOP-`FROCE_AETH_SYNDROME_OFF -: `FROCE_AETH_SYNDROME_W] = h_reg[`FROCE_RHDR_AETH_SYNDROME_LSB +: `FROCE_RHDR_AETH_SYNDROME_W];
-        ext_be[TOP-`FROCE_AETH_MSN_OFF -: `FROCE_AETH_MSN_W] = h_reg[`FROCE_RHDR_AETH_MSN_LSB +: `FROCE_RHDR_AETH_MSN_W];
-    end
-    if (has_atomicacketh)
-        ext_be[TOP-8*`FROCE_AETH_LEN-`FROCE_ATOMICACKETH_ORIG_OFF -: `FROCE_ATOMICACKETH_ORIG_W] =
-            h_reg[`FROCE_RHDR_ATOMICACK_ORIG_LSB +: `FROCE_RHDR_ATOMICACK_ORIG_W];
-    if (has_ieth)
-        ext_be[TOP-`FROCE_IETH_RKEY_OFF -: `FROCE_IETH_RKEY_W] = h_reg[`FROCE_RHDR_IETH_RKEY_LSB +: `FROCE_RHDR_IETH_RKEY_W];
-    if (has_immdt) begin
-        if (has_deth)
-            ext_be[TOP-8*`FROCE_DETH_LEN-`FROCE_IMMDT_IMM_OFF -: `FROCE_IMMDT_IMM_W] = h_reg[`FROCE_RHDR_IMM_LSB +: `FROCE_RHDR_IMM_W];
-        else if (has_reth)
-            ext_be[TOP-8*`FROCE_RETH_LEN-`FROCE_IMMDT_IMM_OFF -: `FROCE_IMMDT_IMM_W] = h_reg[`FROCE_RHDR_IMM_LSB +: `FROCE_RHDR_IMM_W];
-        else
-            ext_be[TOP-`FROCE_IMMDT_IMM_OFF -: `FROCE_IMMDT_IMM_W] = h_reg[`FROCE_RHDR_IMM_LSB +: `FROCE_RHDR_IMM_W];
-    end
+    ext_be[TOP -: `FROCE_RHDR_EXT_W] = h_reg[`FROCE_RHDR_EXT_LSB +: `FROCE_RHDR_EXT_W];
 end
 
 // H2: stack the headers (IPv4 checksum still zero) in byte-lane order, sum

@@ -166,31 +166,33 @@ template <class E> std::string describe(E &eng, size_t index, size_t len, const 
 	s += " paylen=" + std::to_string(RHDR_GET(h, PAYLOAD_LEN));
 	if (!(info & OPI_VALID))
 		return s;
+	// ImmDt follows DETH or RETH when the opcode has one, AtomicAckETH AETH
+	int imm_pre = (info & OPI_DETH) ? FROCE_DETH_LEN : (info & OPI_RETH) ? FROCE_RETH_LEN : 0;
 	if (info & OPI_RETH) {
-		s += " va=" + hex(RHDR_GET(h, RETH_VA), 16);
-		s += " rkey=" + hex(RHDR_GET(h, RETH_RKEY), 8);
-		s += " dmalen=" + std::to_string(RHDR_GET(h, RETH_DMALEN));
+		s += " va=" + hex(RHDR_EXT_GET(h, 0, RETH, VA), 16);
+		s += " rkey=" + hex(RHDR_EXT_GET(h, 0, RETH, RKEY), 8);
+		s += " dmalen=" + std::to_string(RHDR_EXT_GET(h, 0, RETH, DMALEN));
 	}
 	if (info & OPI_AETH) {
-		s += " syndrome=" + hex(RHDR_GET(h, AETH_SYNDROME), 2);
-		s += " msn=" + std::to_string(RHDR_GET(h, AETH_MSN));
+		s += " syndrome=" + hex(RHDR_EXT_GET(h, 0, AETH, SYNDROME), 2);
+		s += " msn=" + std::to_string(RHDR_EXT_GET(h, 0, AETH, MSN));
 	}
 	if (info & OPI_DETH) {
-		s += " qkey=" + hex(RHDR_GET(h, DETH_QKEY), 8);
-		s += " sqpn=" + hex(RHDR_GET(h, DETH_SQPN), 6);
+		s += " qkey=" + hex(RHDR_EXT_GET(h, 0, DETH, QKEY), 8);
+		s += " sqpn=" + hex(RHDR_EXT_GET(h, 0, DETH, SQPN), 6);
 	}
 	if (info & OPI_IMMDT)
-		s += " imm=" + hex(RHDR_GET(h, IMM), 8);
+		s += " imm=" + hex(RHDR_EXT_GET(h, imm_pre, IMMDT, IMM), 8);
 	if (info & OPI_IETH)
-		s += " ieth_rkey=" + hex(RHDR_GET(h, IETH_RKEY), 8);
+		s += " ieth_rkey=" + hex(RHDR_EXT_GET(h, 0, IETH, RKEY), 8);
 	if (info & OPI_ATOMICETH) {
-		s += " va=" + hex(RHDR_GET(h, ATOMIC_VA), 16);
-		s += " rkey=" + hex(RHDR_GET(h, ATOMIC_RKEY), 8);
-		s += " swap=" + hex(RHDR_GET(h, ATOMIC_SWAP), 16);
-		s += " cmp=" + hex(RHDR_GET(h, ATOMIC_CMP), 16);
+		s += " va=" + hex(RHDR_EXT_GET(h, 0, ATOMICETH, VA), 16);
+		s += " rkey=" + hex(RHDR_EXT_GET(h, 0, ATOMICETH, RKEY), 8);
+		s += " swap=" + hex(RHDR_EXT_GET(h, 0, ATOMICETH, SWAP), 16);
+		s += " cmp=" + hex(RHDR_EXT_GET(h, 0, ATOMICETH, CMP), 16);
 	}
 	if (info & OPI_ATOMICACKETH)
-		s += " orig=" + hex(RHDR_GET(h, ATOMICACK_ORIG), 16);
+		s += " orig=" + hex(RHDR_EXT_GET(h, FROCE_AETH_LEN, ATOMICACKETH, ORIG), 16);
 	return s;
 }
 
@@ -349,31 +351,34 @@ struct Generator {
 		RHDR_SET(h, ACKREQ, bits(1));
 		// PSNs near the 24-bit wrap now and then
 		RHDR_SET(h, PSN, rng() % 4 ? bits(24) : 0xffffff - bits(3));
+		// the extension headers' fields (reserved bits zero, as a sender
+		// sets them), the bytes past them zero as the parser reports them
+		int imm_pre = (oi & OPI_DETH) ? FROCE_DETH_LEN : (oi & OPI_RETH) ? FROCE_RETH_LEN : 0;
 		if (oi & OPI_RETH) {
-			RHDR_SET(h, RETH_VA, bits(64));
-			RHDR_SET(h, RETH_RKEY, bits(32));
-			RHDR_SET(h, RETH_DMALEN, bits(32));
+			RHDR_EXT_SET(h, 0, RETH, VA, bits(64));
+			RHDR_EXT_SET(h, 0, RETH, RKEY, bits(32));
+			RHDR_EXT_SET(h, 0, RETH, DMALEN, bits(32));
 		}
 		if (oi & OPI_AETH) {
-			RHDR_SET(h, AETH_SYNDROME, bits(8));
-			RHDR_SET(h, AETH_MSN, bits(24));
+			RHDR_EXT_SET(h, 0, AETH, SYNDROME, bits(8));
+			RHDR_EXT_SET(h, 0, AETH, MSN, bits(24));
 		}
 		if (oi & OPI_DETH) {
-			RHDR_SET(h, DETH_QKEY, bits(32));
-			RHDR_SET(h, DETH_SQPN, bits(24));
+			RHDR_EXT_SET(h, 0, DETH, QKEY, bits(32));
+			RHDR_EXT_SET(h, 0, DETH, SQPN, bits(24));
 		}
 		if (oi & OPI_IMMDT)
-			RHDR_SET(h, IMM, bits(32));
+			RHDR_EXT_SET(h, imm_pre, IMMDT, IMM, bits(32));
 		if (oi & OPI_IETH)
-			RHDR_SET(h, IETH_RKEY, bits(32));
+			RHDR_EXT_SET(h, 0, IETH, RKEY, bits(32));
 		if (oi & OPI_ATOMICETH) {
-			RHDR_SET(h, ATOMIC_VA, bits(64));
-			RHDR_SET(h, ATOMIC_RKEY, bits(32));
-			RHDR_SET(h, ATOMIC_SWAP, bits(64));
-			RHDR_SET(h, ATOMIC_CMP, bits(64));
+			RHDR_EXT_SET(h, 0, ATOMICETH, VA, bits(64));
+			RHDR_EXT_SET(h, 0, ATOMICETH, RKEY, bits(32));
+			RHDR_EXT_SET(h, 0, ATOMICETH, SWAP, bits(64));
+			RHDR_EXT_SET(h, 0, ATOMICETH, CMP, bits(64));
 		}
 		if (oi & OPI_ATOMICACKETH)
-			RHDR_SET(h, ATOMICACK_ORIG, bits(64));
+			RHDR_EXT_SET(h, FROCE_AETH_LEN, ATOMICACKETH, ORIG, bits(64));
 		int len = (oi & OPI_PAYLOAD) ? payload_len(w) : 0;
 		RHDR_SET(h, PAYLOAD_LEN, len);
 		RHDR_SET(h, PADCNT, (4 - len % 4) % 4);  // what the parser will report

@@ -146,10 +146,7 @@ CONTRACT_RHDR = [
     ("eth_dst", 48), ("eth_src", 48), ("sgid", 128), ("dgid", 128), ("tclass", 8),
     ("flow_label", 20), ("hop_limit", 8), ("ip_id", 16), ("ip_df", 1), ("udp_sport", 16),
     ("opcode", 8), ("se", 1), ("migreq", 1), ("padcnt", 2), ("tver", 4), ("pkey", 16), ("fecn", 1),
-    ("becn", 1), ("dqpn", 24), ("ackreq", 1), ("psn", 24), ("reth_va", 64), ("reth_rkey", 32),
-    ("reth_dmalen", 32), ("aeth_syndrome", 8), ("aeth_msn", 24), ("deth_qkey", 32),
-    ("deth_sqpn", 24), ("imm", 32), ("ieth_rkey", 32), ("atomic_va", 64), ("atomic_rkey", 32),
-    ("atomic_swap", 64), ("atomic_cmp", 64), ("atomicack_orig", 64), ("payload_len", 16),
+    ("becn", 1), ("dqpn", 24), ("ackreq", 1), ("psn", 24), ("ext", 224), ("payload_len", 16),
 ]
 
 
@@ -273,6 +270,11 @@ def test_staleness(tmp):
     fmt = root / "spec/formats.toml"
     edit(fmt, '{ name = "OWNER", dw = 7, bits = [31, 31]', '{ name = "OWNER", dw = 7, bits = [15, 15]')
     expect_check(root, 2, ["overlaps"], "overlapping CQE fields")
+    fmt.write_text(fmt.read_text().replace("bits = [15, 15]", "bits = [31, 31]", 1))
+    # 8. RHDR's ext must hold the longest extension-header run (AtomicETH)
+    edit(spec, '{ name = "ext", width = 224', '{ name = "ext", width = 192')
+    expect_check(root, 2, ["RHDR ext must hold the longest extension-header run (28 bytes)"],
+                 "an RHDR ext shorter than AtomicETH")
 
 
 def main():
