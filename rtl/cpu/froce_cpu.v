@@ -13,20 +13,29 @@
  *   IWAIT  waiting for the fetch response; when it comes the instruction is
  *          latched and the register file (synchronous read) is read with the
  *          rs1/rs2 fields of the response word
- *   EXEC   decode and execute. An ALU, jump, branch, CSR or system
- *          instruction completes here and, in the same cycle, issues the
- *          fetch of the next instruction (or of the trap vector). A load or
- *          store issues its data request instead
- *   DREQ   the data request waits for dbus_req_ready
+ *   EXEC   decode and execute. An instruction that IWAIT found sequential
+ *          (ALU without a shift, LUI, AUIPC, CSR, FENCE, WFI: legal, no
+ *          fetch fault, nothing that can redirect) completes here and, in
+ *          the same cycle, issues the fetch of pc + 4. Jumps, branches,
+ *          shifts by 0, MRET and traps complete here and fetch from FETCH
+ *          in the next cycle; a load or store registers its data request
+ *          for DREQ
+ *   DREQ   the data request (from registers) waits for dbus_req_ready
  *   DWAIT  waiting for the data response; the load result is written back,
  *          and the next fetch issued, in the cycle the response arrives
  *
  *   SHIFT  shifts move the rs1 operand register 4 or 1 places per cycle, then
  *          complete like an ALU instruction
  *
+ * Every request leaves from registers or from the fast path above, so no
+ * decision of EXEC (operands, compare, trap) reaches a memory port in the
+ * cycle it is made: that path, through the bus decode into the RAM's
+ * enables, bounded the whole NIC's clock on an FPGA.
+ *
  * With memories that accept every request and answer one cycle later (block
- * RAM) that is 2 cycles per instruction, 3 for loads and stores, 3 + n/4 +
- * n%4 for a shift by n > 0.
+ * RAM) that is 2 cycles per sequential instruction, 3 for jumps, branches,
+ * MRET, shifts by 0 and trap entry, 4 for loads and stores, 3 + n/4 + n%4
+ * for a shift by n > 0.
  *
  * Memory interface (the same rules on both ports)
  * -----------------------------------------------
@@ -51,9 +60,9 @@
  *     (instruction), 5 (load) or 7 (store), mtval = the address.
  * Combinational paths from inputs to outputs: ibus_req_* may depend on
  * dbus_rsp_valid/err (the fetch after a load or store is issued in the
- * cycle its response arrives) and both request channels on irq_* (a pending
- * interrupt replaces the instruction in EXEC); no output depends on a
- * *_req_ready.
+ * cycle its response arrives) and on irq_* (a pending interrupt replaces
+ * the instruction in EXEC, which then fetches from FETCH); dbus_req_* come
+ * from registers; no output depends on a *_req_ready.
  *
  * Interrupts: irq_external (mip.MEIP, cause 0x8000000B) and irq_timer
  * (mip.MTIP, cause 0x80000007) are levels, synchronous to clk, held until
@@ -185,6 +194,12 @@ reg [2:0]  state_reg = S_FETCH, state_next;
 reg [31:2] pc_reg = 30'd0;          // pc of the instruction being fetched or executed
 reg [31:0] insn_reg = 32'd0;
 reg        ifault_reg = 1'b0;       // the fetch of insn_reg returned err
+reg        seq_reg = 1'b0;          // insn_reg completes in EXEC and goes on at pc + 4 (predecoded)
+/* the data request, registered in EXEC for DREQ */
+reg [31:2] dreq_addr_reg = 30'd0;
+reg        dreq_we_reg = 1'b0;
+reg [3:0]  dreq_be_reg = 4'd0;
+reg [31:0] dreq_wdata_reg = 32'd0;
 reg [4:0]  shamt_reg = 5'd0;        // shift places still to go in SHIFT
 
 /* CSR state */
@@ -237,7 +252,7 @@ wire [4:0]  rd       = insn_reg[11:7];
 wire [2:0]  funct3   = insn_reg[14:12];
 wire [4:0]  rs1      = insn_reg[19:15];
 wire [4:0]  rs2      = insn_reg[24:20];
-wire [6:0]  funct7   = insn_reg[31:25];
+wire        funct7_5 = insn_reg[30];     // SUB, SRA/SRAI (the other funct7 bits: decode only)
 wire [11:0] csr_addr = insn_reg[31:20];
 
 wire [31:0] imm_i = {{20{insn_reg[31]}}, insn_reg[31:20]};
@@ -260,30 +275,53 @@ wire is_csr      = is_system && funct3[1:0] != 2'b00;   // CSRRW/S/C and the imm
 wire is_ecall    = insn_reg == INSN_ECALL;
 wire is_ebreak   = insn_reg == INSN_EBREAK;
 wire is_mret     = insn_reg == INSN_MRET;
-wire is_wfi      = insn_reg == INSN_WFI;                  // a no-op: legal, interrupts are taken in EXEC anyway
 
 /* Encodings this core executes (the CSR address is checked separately) */
-reg opcode_legal;
-always @* begin
-    case (opcode)
-        OPC_LOAD:     opcode_legal = funct3 != 3'b011 && funct3 != 3'b110 && funct3 != 3'b111;
-        OPC_STORE:    opcode_legal = funct3[2] == 1'b0 && funct3[1:0] != 2'b11;
-        OPC_OP_IMM:   opcode_legal = funct3 == 3'b001 ? funct7 == 7'b0000000 :
-                                     funct3 == 3'b101 ? (funct7 == 7'b0000000 || funct7 == 7'b0100000) : 1'b1;
-        OPC_OP:       opcode_legal = funct7 == 7'b0000000 ||
-                                     (funct7 == 7'b0100000 && (funct3 == 3'b000 || funct3 == 3'b101));
-        OPC_BRANCH:   opcode_legal = funct3[2:1] != 2'b01;
-        OPC_JALR:     opcode_legal = funct3 == 3'b000;
-        OPC_JAL, OPC_LUI, OPC_AUIPC:
-                      opcode_legal = 1'b1;
-        // FENCE (rs1, rd and fm are ignored, as the spec asks) and FENCE.I:
-        // no-ops, there are no caches or buffers to order
-        OPC_MISC_MEM: opcode_legal = funct3[2:1] == 2'b00;
-        OPC_SYSTEM:   opcode_legal = funct3 == 3'b000 ? (is_ecall || is_ebreak || is_mret || is_wfi) :
-                                     funct3 != 3'b100;
-        default:      opcode_legal = 1'b0;
-    endcase
-end
+function encoding_legal;
+    input [31:0] w;
+    reg [2:0] f3;
+    reg [6:0] f7;
+    begin
+        f3 = w[14:12];
+        f7 = w[31:25];
+        case (w[6:0])
+            OPC_LOAD:     encoding_legal = f3 != 3'b011 && f3 != 3'b110 && f3 != 3'b111;
+            OPC_STORE:    encoding_legal = f3[2] == 1'b0 && f3[1:0] != 2'b11;
+            OPC_OP_IMM:   encoding_legal = f3 == 3'b001 ? f7 == 7'b0000000 :
+                                           f3 == 3'b101 ? (f7 == 7'b0000000 || f7 == 7'b0100000) : 1'b1;
+            OPC_OP:       encoding_legal = f7 == 7'b0000000 ||
+                                           (f7 == 7'b0100000 && (f3 == 3'b000 || f3 == 3'b101));
+            OPC_BRANCH:   encoding_legal = f3[2:1] != 2'b01;
+            OPC_JALR:     encoding_legal = f3 == 3'b000;
+            OPC_JAL, OPC_LUI, OPC_AUIPC:
+                          encoding_legal = 1'b1;
+            // FENCE (rs1, rd and fm are ignored, as the spec asks) and FENCE.I:
+            // no-ops, there are no caches or buffers to order
+            OPC_MISC_MEM: encoding_legal = f3[2:1] == 2'b00;
+            OPC_SYSTEM:   encoding_legal = f3 == 3'b000 ? (w == INSN_ECALL || w == INSN_EBREAK ||
+                                                           w == INSN_MRET || w == INSN_WFI) :
+                                           f3 != 3'b100;
+            default:      encoding_legal = 1'b0;
+        endcase
+    end
+endfunction
+wire opcode_legal = encoding_legal(insn_reg);
+
+/* Sequential: legal, completes in EXEC whatever its operands, never
+ * redirects (no jump, branch, MRET, ECALL, EBREAK, memory access or shift:
+ * a shift by 0 is only known from rs2). Decoded from the fetch response so
+ * that EXEC may issue the next fetch without waiting for its own decisions. */
+function sequential;
+    input [31:0] w;
+    reg [6:0] op;
+    begin
+        op = w[6:0];
+        sequential = encoding_legal(w) &&
+                     (((op == OPC_OP_IMM || op == OPC_OP) && w[13:12] != 2'b01) ||
+                      op == OPC_LUI || op == OPC_AUIPC || op == OPC_MISC_MEM || w == INSN_WFI ||
+                      (op == OPC_SYSTEM && w[13:12] != 2'b00 && !csr_insn_illegal(w[31:20], w[13:12], w[19:15])));
+    end
+endfunction
 
 // ---------------------------------------------------------------- execute
 
@@ -310,7 +348,7 @@ wire        eq   = diff[31:0] == 32'd0;
  */
 wire        is_shift   = (is_op || is_op_imm) && funct3[1:0] == 2'b01;
 wire        shift_left = !funct3[2];
-wire        shift_fill = funct7[5] && rf_rdata1_reg[31];     // SRA/SRAI
+wire        shift_fill = funct7_5 && rf_rdata1_reg[31];     // SRA/SRAI
 wire        shift_by4  = shamt_reg[4:2] != 3'd0;
 reg  [31:0] shift_step;
 always @* begin
@@ -325,7 +363,7 @@ end
 reg [31:0] alu_res;
 always @* begin
     case (funct3)
-        3'b000:  alu_res = (is_op && funct7[5]) ? diff[31:0] : sum;
+        3'b000:  alu_res = (is_op && funct7_5) ? diff[31:0] : sum;
         3'b010:  alu_res = {31'd0, lt_s};
         3'b011:  alu_res = {31'd0, lt_u};
         3'b100:  alu_res = rs1_val ^ op_b;
@@ -392,10 +430,35 @@ wire [31:0] mie_val     = {20'd0, mie_meie_reg, 3'd0, mie_mtie_reg, 7'd0};
 wire [31:0] mip_val     = {20'd0, irq_external, 3'd0, irq_timer, 7'd0};
 wire [31:0] mcause_val  = {mcause_int_reg, 27'd0, mcause_code_reg};
 
+/* the CSRs this core has (csr_rdata below reads them) */
+function csr_known;
+    input [11:0] a;
+    begin
+        case (a)
+            CSR_MSTATUS, CSR_MISA, CSR_MIE, CSR_MTVEC, CSR_MSCRATCH, CSR_MEPC, CSR_MCAUSE, CSR_MTVAL,
+            CSR_MIP, CSR_MCYCLE, CSR_CYCLE, CSR_TIME, CSR_MCYCLEH, CSR_CYCLEH, CSR_TIMEH, CSR_MINSTRET,
+            CSR_INSTRET, CSR_MINSTRETH, CSR_INSTRETH, CSR_MSTATUSH, CSR_MVENDORID, CSR_MARCHID,
+            CSR_MIMPID, CSR_MHARTID, CSR_MCONFIGPTR:
+                     csr_known = 1'b1;
+            default: csr_known = 1'b0;
+        endcase
+    end
+endfunction
+
+/* a CSR instruction that raises illegal-instruction: an unknown CSR, or a
+ * write (CSRRW[I] always, CSRRS[I]/CSRRC[I] with rs1 or uimm not 0) to a
+ * read-only one (0xC00-0xFFF) */
+function csr_insn_illegal;
+    input [11:0] addr;
+    input [1:0]  f3_lo;         // funct3[1:0]: 01 CSRRW[I]
+    input [4:0]  src;           // rs1 or uimm
+    begin
+        csr_insn_illegal = !csr_known(addr) || ((f3_lo == 2'b01 || src != 5'd0) && addr[11:10] == 2'b11);
+    end
+endfunction
+
 reg [31:0] csr_rdata;
-reg        csr_exists;
 always @* begin
-    csr_exists = 1'b1;
     case (csr_addr)
         CSR_MSTATUS:   csr_rdata = mstatus_val;
         CSR_MISA:      csr_rdata = MISA_VALUE;
@@ -414,12 +477,7 @@ always @* begin
                        csr_rdata = minstret_reg[31:0];
         CSR_MINSTRETH, CSR_INSTRETH:
                        csr_rdata = minstret_reg[63:32];
-        CSR_MSTATUSH, CSR_MVENDORID, CSR_MARCHID, CSR_MIMPID, CSR_MHARTID, CSR_MCONFIGPTR:
-                       csr_rdata = 32'd0;
-        default: begin
-            csr_rdata = 32'd0;
-            csr_exists = 1'b0;
-        end
+        default:       csr_rdata = 32'd0;     // mstatush, the IDs, and CSRs csr_known refuses
     endcase
 end
 
@@ -430,7 +488,7 @@ end
  */
 wire        csr_write   = funct3[1:0] == 2'b01 || rs1 != 5'd0;
 wire [31:0] csr_operand = funct3[2] ? {27'd0, rs1} : rs1_val;
-wire        csr_illegal = is_csr && (!csr_exists || (csr_write && csr_addr[11:10] == 2'b11));
+wire        csr_illegal = is_csr && csr_insn_illegal(csr_addr, funct3[1:0], rs1);
 reg  [31:0] csr_wdata;
 always @* begin
     case (funct3[1:0])
@@ -451,38 +509,42 @@ wire illegal           = !opcode_legal || csr_illegal;
 reg        exec_trap;
 reg        exec_trap_int;
 reg [3:0]  exec_trap_code;
-reg [31:0] exec_trap_tval;
 always @* begin
     exec_trap = 1'b1;
     exec_trap_int = 1'b0;
     exec_trap_code = EXC_ILLEGAL;
-    exec_trap_tval = 32'd0;
     if (irq_take) begin
         exec_trap_int = 1'b1;
         exec_trap_code = irq_ext_pending ? INT_M_EXTERNAL : INT_M_TIMER;
     end else if (ifault_reg) begin
         exec_trap_code = EXC_INSN_ACCESS;
-        exec_trap_tval = pc;
     end else if (illegal) begin
         exec_trap_code = EXC_ILLEGAL;
-        exec_trap_tval = insn_reg;
     end else if (is_ecall) begin
         exec_trap_code = EXC_ECALL_M;
     end else if (is_ebreak) begin
         exec_trap_code = EXC_BREAKPOINT;
-        exec_trap_tval = pc;
     end else if (jump_misaligned) begin
         exec_trap_code = EXC_INSN_MISALIGNED;
-        exec_trap_tval = jump_addr;
     end else if ((is_load || is_store) && mem_misaligned) begin
         exec_trap_code = is_store ? EXC_STORE_MISALIGNED : EXC_LOAD_MISALIGNED;
-        exec_trap_tval = sum;
     end else begin
         exec_trap = 1'b0;
     end
 end
+/* mtval of that trap, chosen by the same priorities but without the
+ * operand-dependent conditions (a jump's target and a load's or store's
+ * address cannot both be the cause): the value does not wait for the
+ * branch compare, only the decision to trap does */
+wire [31:0] exec_trap_tval = irq_take                   ? 32'd0 :
+                             (ifault_reg || (!illegal && is_ebreak)) ? pc :
+                             illegal                    ? insn_reg :
+                             (is_jal || is_jalr || is_branch) ? jump_addr :
+                             (is_load || is_store)      ? sum : 32'd0;
 
 wire in_exec     = state_reg == S_EXEC;
+/* EXEC goes on at pc + 4 in this cycle: decided by registers and irq_* only */
+wire exec_fast   = in_exec && seq_reg && !irq_take;
 wire mem_start   = in_exec && !exec_trap && (is_load || is_store);
 wire shift_start = in_exec && !exec_trap && is_shift && op_b[4:0] != 5'd0;
 assign shift_run = state_reg == S_SHIFT && shamt_reg != 5'd0;
@@ -524,12 +586,14 @@ always @* begin
         S_FETCH: if (ibus_req_ready) state_next = S_IWAIT;
         S_IWAIT: if (ibus_rsp_valid) state_next = S_EXEC;
         S_EXEC:  begin
-            if (mem_start)
-                state_next = dbus_req_ready ? S_DWAIT : S_DREQ;
+            if (exec_fast)
+                state_next = ibus_req_ready ? S_IWAIT : S_FETCH;
+            else if (mem_start)
+                state_next = S_DREQ;
             else if (shift_start)
                 state_next = S_SHIFT;
             else
-                state_next = ibus_req_ready ? S_IWAIT : S_FETCH;
+                state_next = S_FETCH;     // jump, branch, MRET, trap: fetch next_pc from pc_reg
         end
         S_DREQ:  if (dbus_req_ready) state_next = S_DWAIT;
         S_DWAIT: if (dbus_rsp_valid) state_next = ibus_req_ready ? S_IWAIT : S_FETCH;
@@ -548,6 +612,13 @@ always @(posedge clk) begin
     if (rf_re) begin
         insn_reg <= ibus_rsp_rdata;
         ifault_reg <= ibus_rsp_err;
+        seq_reg <= sequential(ibus_rsp_rdata) && !ibus_rsp_err;
+    end
+    if (mem_start) begin
+        dreq_addr_reg <= sum[31:2];
+        dreq_we_reg <= is_store;
+        dreq_be_reg <= mem_be;
+        dreq_wdata_reg <= store_data;
     end
     if (shift_start)
         shamt_reg <= op_b[4:0];
@@ -625,14 +696,18 @@ end
 /* bits that are zero by construction or ignored by definition */
 wire [3:0] unused_bits = {boot_addr[1:0], next_pc[1:0]};
 
-assign ibus_req_valid = state_reg == S_FETCH || fetch_now;
-assign ibus_req_addr  = state_reg == S_FETCH ? pc : {next_pc[31:2], 2'b00};
+/* Fetches: from FETCH (pc_reg), or issued where the next address is known
+ * from registers: EXEC of a sequential instruction and the end of a shift
+ * (pc + 4), DWAIT's response (pc + 4, or the trap vector on a fault) */
+wire fetch_issue = exec_fast || shift_done || mem_done;
+assign ibus_req_valid = state_reg == S_FETCH || fetch_issue;
+assign ibus_req_addr  = state_reg == S_FETCH ? pc : mem_fault ? {mtvec_reg, 2'b00} : pc_plus4;
 
-assign dbus_req_valid = mem_start || state_reg == S_DREQ;
-assign dbus_req_addr  = {sum[31:2], 2'b00};
-assign dbus_req_we    = is_store;
-assign dbus_req_be    = mem_be;
-assign dbus_req_wdata = store_data;
+assign dbus_req_valid = state_reg == S_DREQ;
+assign dbus_req_addr  = {dreq_addr_reg, 2'b00};
+assign dbus_req_we    = dreq_we_reg;
+assign dbus_req_be    = dreq_be_reg;
+assign dbus_req_wdata = dreq_wdata_reg;
 
 assign trace_valid      = retire || trap;
 assign trace_pc         = pc;
@@ -644,8 +719,8 @@ assign trace_rd         = rf_we ? rd : 5'd0;
 assign trace_rd_wdata   = rf_wdata;                 // meaningful when trace_rd != 0
 assign trace_store      = mem_done && !dbus_rsp_err && is_store;
 assign trace_store_addr = dbus_req_addr;
-assign trace_store_be   = mem_be;
-assign trace_store_wdata = store_data;
+assign trace_store_be   = dreq_be_reg;
+assign trace_store_wdata = dreq_wdata_reg;
 
 endmodule
 

@@ -231,13 +231,15 @@ done
 section "6. mutants (each must fail at least one ISA test on Icarus)"
 # NAME|original text|replacement in rtl/cpu/froce_cpu.v
 MUTANTS=(
-    "sra-zero-fill|wire        shift_fill = funct7[5] \&\& rf_rdata1_reg[31];|wire        shift_fill = 1'b0;"
+    "sra-zero-fill|wire        shift_fill = funct7_5 \&\& rf_rdata1_reg[31];|wire        shift_fill = 1'b0;"
     "no-load-sign-extension|{{24{load_shifted[7] \&\& !funct3[2]}}, load_shifted[7:0]}|{24'd0, load_shifted[7:0]}"
     "x0-writable|wire [31:0] rs1_val = rs1 == 5'd0 ? 32'd0 : rf_rdata1_reg;|wire [31:0] rs1_val = rf_rdata1_reg;"
     "meie-ignored|wire irq_ext_pending   = irq_external \&\& mie_meie_reg;|wire irq_ext_pending   = irq_external;"
     "no-misaligned-jump-trap|wire        jump_misaligned = jump \&\& jump_addr[1];|wire        jump_misaligned = 1'b0;"
     "traps-retire|wire retire    = exec_done|wire retire    = trap \|\| exec_done"
     "bltu-signed|        3'b110:  branch_cond = lt_u;       // BLTU|        3'b110:  branch_cond = lt_s;       // BLTU"
+    "fast-fetch-ignores-irq|wire exec_fast   = in_exec \&\& seq_reg \&\& !irq_take;|wire exec_fast   = in_exec \&\& seq_reg;"
+    "branches-sequential|op == OPC_LUI \|\| op == OPC_AUIPC|op == OPC_LUI \|\| op == OPC_AUIPC \|\| op == OPC_BRANCH"
 )
 for m in "${MUTANTS[@]}"; do
     IFS='|' read -r mname from to <<<"$m"
