@@ -204,6 +204,8 @@ CHECKS = [
     ("builder-length-errors", [PCAP, "lenerr", "--width", "64"]),
     ("builder-length-errors-w512", [PCAP, "lenerr", "--width", "512", "--stall", "0.3"]),
     ("synth-self-test", [PY, "scripts/synth.py", "--self-test"]),
+    # the path ranking of make -C fpga/ecpix5 paths, on a hand-made netlist
+    ("logic-paths-self-test", [PY, "scripts/logic_paths.py", "--self-test"]),
     ("synth", [PY, "scripts/synth.py", "--quick"]),
 ]
 

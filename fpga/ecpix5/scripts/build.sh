@@ -22,6 +22,8 @@
 #                  image, tool pins, this script and the parameters
 #                  (a design that did not fit is remembered the same way)
 #   ECPIX5_CACHE=0 ignore the cache (build, and refresh the cache entry)
+#   SYNTH_ONLY=1   stop after synthesis (the netlist $OUT/froce_ecpix5.json;
+#                  make paths), caching nothing
 #
 # The yowasp tools only see the directory they start in, so everything runs
 # from the repository root with relative paths, outputs go to $OUT and are
@@ -142,6 +144,11 @@ echo "ecpix5: yosys synth_ecp5 ($params; log $OUT/yosys.log)"
 ! grep -q "Latch inferred" "$OUT/yosys.log" || die "latch inferred, see $OUT/yosys.log"
 T1=$SECONDS
 echo "ecpix5: synthesis $((T1 - T0)) s"
+# SYNTH_ONLY=1 (make paths): the netlist is what was asked for
+if [[ ${SYNTH_ONLY:-0} == 1 ]]; then
+	echo "ecpix5: netlist $OUT/$NAME.json (synthesis only)"
+	exit 0
+fi
 
 # does it fit? The packer's utilisation, in a minute; placement of a design
 # larger than the device does not fail, it searches for hours
