@@ -192,6 +192,16 @@ reg [CW-1:0] resv_reg = {CW{1'b0}}, resv_next;
 wire dbuf_pop;                                      // realigner takes a buffered beat
 wire r_fire = m_axi_rvalid && m_axi_rready;
 
+// The next burst of the piece in hand, worked out from sp_addr_reg and
+// sp_rem_reg in one cycle (five adders and compares in series) and issued
+// from registers (bp_*) in the next: one burst per two cycles at most, and
+// the burst's length, the buffer check and the descriptor handshake are
+// not in series with that arithmetic
+reg bp_valid_reg = 1'b0;            // bp_* hold the next burst of sp_addr/sp_rem
+reg bp_fits_reg = 1'b0;             // it is the descriptor's last
+reg [CB:0] bp_bytes_reg = {(CB+1){1'b0}};
+reg [7:0] bp_len_reg = 8'd0;        // ARLEN
+reg [CW-1:0] bp_beats_reg = {CW{1'b0}};
 wire [CB:0] sp_room = CHUNK_C - {1'b0, sp_addr_reg[CB-1:0]};
 wire sp_fits = {1'b0, sp_rem_reg} <= {{(16-CB){1'b0}}, sp_room};
 wire [CB:0] sp_bytes = sp_fits ? sp_rem_reg[CB:0] : sp_room;
@@ -203,11 +213,11 @@ wire [8:0] sp_beats = sp_len9 + 9'd1;
 wire [CW-1:0] sp_beats_c = {{(CW-9){1'b0}}, sp_beats};
 wire unused_sp = sp_len9[8] ^ sp_end[CB];
 
-wire ar_load = sp_active_reg && (!arvalid_reg || m_axi_arready) && outst_reg != MAX_OUT_C &&
-               resv_reg + sp_beats_c <= BUF_C;
+wire ar_load = sp_active_reg && bp_valid_reg && (!arvalid_reg || m_axi_arready) && outst_reg != MAX_OUT_C &&
+               resv_reg + bp_beats_reg <= BUF_C;
 
 // taken while idle, or in the cycle the previous descriptor's last burst loads
-assign s_rd_desc_ready = (!sp_active_reg || (ar_load && sp_fits)) && !req_full;
+assign s_rd_desc_ready = (!sp_active_reg || (ar_load && bp_fits_reg)) && !req_full;
 
 always @* begin
     sp_active_next = sp_active_reg;
@@ -222,10 +232,10 @@ always @* begin
     if (ar_load) begin
         arvalid_next = 1'b1;
         araddr_next = {sp_addr_reg[63:KW], {KW{1'b0}}};
-        arlen_next = sp_len9[7:0];
-        sp_addr_next = sp_addr_reg + {{(63-CB){1'b0}}, sp_bytes};
-        sp_rem_next = sp_rem_reg - {{(15-CB){1'b0}}, sp_bytes};
-        if (sp_fits)
+        arlen_next = bp_len_reg;
+        sp_addr_next = sp_addr_reg + {{(63-CB){1'b0}}, bp_bytes_reg};
+        sp_rem_next = sp_rem_reg - {{(15-CB){1'b0}}, bp_bytes_reg};
+        if (bp_fits_reg)
             sp_active_next = 1'b0;
     end
 
@@ -237,13 +247,19 @@ always @* begin
     end
 
     outst_next = outst_reg + {{(OW-1){1'b0}}, ar_load} - {{(OW-1){1'b0}}, r_fire && m_axi_rlast};
-    resv_next = resv_reg + (ar_load ? sp_beats_c : {CW{1'b0}}) - {{(CW-1){1'b0}}, dbuf_pop};
+    resv_next = resv_reg + (ar_load ? bp_beats_reg : {CW{1'b0}}) - {{(CW-1){1'b0}}, dbuf_pop};
 end
 
 always @(posedge clk) begin
     sp_active_reg <= sp_active_next;
     sp_addr_reg <= sp_addr_next;
     sp_rem_reg <= sp_rem_next;
+    // worked out while sp_* stand still, spent by the burst that uses them
+    bp_valid_reg <= sp_active_reg && !ar_load && !(desc_fire && !desc_bad);
+    bp_fits_reg <= sp_fits;
+    bp_bytes_reg <= sp_bytes;
+    bp_len_reg <= sp_len9[7:0];
+    bp_beats_reg <= sp_beats_c;
     arvalid_reg <= arvalid_next;
     araddr_reg <= araddr_next;
     arlen_reg <= arlen_next;
@@ -252,6 +268,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         sp_active_reg <= 1'b0;
+        bp_valid_reg <= 1'b0;
         arvalid_reg <= 1'b0;
         outst_reg <= {OW{1'b0}};
         resv_reg <= {CW{1'b0}};
