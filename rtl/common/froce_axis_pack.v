@@ -41,9 +41,15 @@
  * a held-back full beat) leaves one cycle after the beat that completed it.
  * s_axis_tready = !m_axis_tvalid || m_axis_tready (a combinational path from
  * m_axis_tready; the output is a register).
+ *
+ * REG_IN = 1 puts a register slice (froce_reg_slice) in front: s_axis_tready
+ * and everything the packing logic reads then come from flip-flops, so the
+ * producer's logic and the packer's byte shifts are separate timing paths;
+ * one cycle more of latency, the same throughput.
  */
 module froce_axis_pack #(
-    parameter DATA_WIDTH = 64                   // stream width in bits: 64, 128, 256 or 512
+    parameter DATA_WIDTH = 64,                  // stream width in bits: 64, 128, 256 or 512
+    parameter REG_IN = 0                        // 1: a register slice on the input (see above)
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -86,6 +92,30 @@ generate
 endgenerate
 
 /* ------------------------------------------------------------------------
+ * Input, through a register slice when REG_IN
+ * ------------------------------------------------------------------------ */
+
+wire [DATA_WIDTH-1:0] i_tdata;
+wire [W-1:0] i_tkeep;
+wire i_tvalid, i_tready, i_tlast, i_tuser;
+
+generate
+    if (REG_IN != 0) begin : g_reg_in
+        froce_reg_slice #(.WIDTH(DATA_WIDTH + W + 2)) in_slice (
+            .clk(clk), .rst(rst),
+            .s_data({s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tuser}),
+            .s_valid(s_axis_tvalid), .s_ready(s_axis_tready),
+            .m_data({i_tdata, i_tkeep, i_tlast, i_tuser}),
+            .m_valid(i_tvalid), .m_ready(i_tready)
+        );
+    end else begin : g_direct_in
+        assign {i_tdata, i_tkeep, i_tlast, i_tuser, i_tvalid} =
+            {s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tuser, s_axis_tvalid};
+        assign s_axis_tready = i_tready;
+    end
+endgenerate
+
+/* ------------------------------------------------------------------------
  * Input beat: bytes below the lowest zero of tkeep
  * ------------------------------------------------------------------------ */
 
@@ -96,19 +126,19 @@ wire [W:0] in_keep_x = {1'b0, in_keep};
 integer i;
 
 always @* begin
-    in_keep[0] = s_axis_tkeep[0];
+    in_keep[0] = i_tkeep[0];
     for (i = 1; i < W; i = i + 1)
-        in_keep[i] = in_keep[i-1] & s_axis_tkeep[i];
+        in_keep[i] = in_keep[i-1] & i_tkeep[i];
     // in_keep is a thermometer code: its top one (at most one such bit) names the count
     in_n = {CW{1'b0}};
     for (i = 0; i < W; i = i + 1)
         if (in_keep_x[i] && !in_keep_x[i+1])
             in_n = in_n | (i[CW-1:0] + 1'b1);
     for (i = 0; i < W; i = i + 1)
-        in_data[8*i +: 8] = in_keep[i] ? s_axis_tdata[8*i +: 8] : 8'd0;
+        in_data[8*i +: 8] = in_keep[i] ? i_tdata[8*i +: 8] : 8'd0;
 end
 
-wire in_eop = s_axis_tlast && s_axis_tuser;
+wire in_eop = i_tlast && i_tuser;
 
 /* ------------------------------------------------------------------------
  * Accumulator and output register
@@ -126,7 +156,7 @@ reg ot_last_reg = 1'b0;
 reg emit_c, emit_fin_c;
 
 wire ot_free = !ot_valid_reg || m_axis_tready;
-wire in_fire = s_axis_tvalid && ot_free;
+wire in_fire = i_tvalid && ot_free;
 
 // a final accumulator leaves in this cycle: the input joins an empty one
 wire [CW-1:0] base_cnt = fin_reg ? {CW{1'b0}} : cnt_reg;
@@ -139,7 +169,7 @@ wire [TW-1:0] rest = total - W_T;
 wire unused_rest = rest[TW-1];
 wire [W-1:0] fin_keep = ~({W{1'b1}} << cnt_reg);
 
-assign s_axis_tready = ot_free;
+assign i_tready = ot_free;
 
 always @* begin
     acc_next = acc_reg;

@@ -17,12 +17,13 @@
  * beats except the last; an empty packet is one beat with tkeep = 0).
  *
  * The block and the packet are two pieces for froce_axis_pack: one cycle of
- * latency, one beat per cycle, and the block costs ceil(PRE_BYTES / W)
+ * latency (two with REG_IN), one beat per cycle, and the block costs ceil(PRE_BYTES / W)
  * cycles per packet that has it.
  */
 module froce_axis_prepend #(
     parameter DATA_WIDTH = 64,
-    parameter PRE_BYTES = 40
+    parameter PRE_BYTES = 40,
+    parameter REG_IN = 0                // froce_axis_pack's input register slice
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -70,7 +71,7 @@ wire [W-1:0] pre_keep = pre_last ? ~({W{1'b1}} << pre_left[$clog2(W):0]) : {W{1'
 wire pk_tready;
 assign s_axis_tready = !pre_phase && pk_tready;
 
-froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) packer (
+froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH), .REG_IN(REG_IN)) packer (
     .clk(clk), .rst(rst),
     .s_axis_tdata(pre_phase ? pre_shifted[DATA_WIDTH-1:0] : s_axis_tdata),
     .s_axis_tkeep(pre_phase ? pre_keep : s_axis_tkeep),

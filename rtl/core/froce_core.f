@@ -1,6 +1,7 @@
 rtl/common/froce_fifo.v
 rtl/common/froce_counters.v
 rtl/common/froce_axis_pack.v
+rtl/common/froce_reg_slice.v
 rtl/common/froce_axis_prepend.v
 rtl/common/froce_axis_split.v
 rtl/common/froce_frame_fifo.v

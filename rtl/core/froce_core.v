@@ -925,14 +925,26 @@ wire tx_tuser;
 wire [DATA_WIDTH-1:0] rb_tdata;
 wire [W-1:0] rb_tkeep;
 wire rb_tvalid, rb_tready, rb_tlast;
+wire [DATA_WIDTH-1:0] bo_tdata;
+wire [W-1:0] bo_tkeep;
+wire bo_tvalid, bo_tready, bo_tlast;
 froce_tx_builder #(.DATA_WIDTH(DATA_WIDTH)) tx_builder (
     .clk(clk), .rst(crst),
     .s_hdr(t_hdr), .s_hdr_valid(t_hdr_valid), .s_hdr_ready(t_hdr_ready),
     .s_axis_tdata(t_tdata), .s_axis_tkeep(t_tkeep), .s_axis_tvalid(t_tvalid), .s_axis_tready(t_tready),
     .s_axis_tlast(t_tlast),
-    .m_axis_tdata(rb_tdata), .m_axis_tkeep(rb_tkeep), .m_axis_tvalid(rb_tvalid),
-    .m_axis_tready(rb_tready), .m_axis_tlast(rb_tlast), .m_axis_tuser(tx_tuser),
+    .m_axis_tdata(bo_tdata), .m_axis_tkeep(bo_tkeep), .m_axis_tvalid(bo_tvalid),
+    .m_axis_tready(bo_tready), .m_axis_tlast(bo_tlast), .m_axis_tuser(tx_tuser),
     .stat_len_err(tx_len_err)
+);
+
+// the builder's frames reach the netdev's frame mux through a register slice:
+// the Ethernet side's ready (MAC, board FIFOs) ends here instead of running
+// on into the builder's pipeline and the tx engine behind it
+froce_reg_slice #(.WIDTH(DATA_WIDTH + W + 1)) tx_frame_slice (
+    .clk(clk), .rst(crst),
+    .s_data({bo_tdata, bo_tkeep, bo_tlast}), .s_valid(bo_tvalid), .s_ready(bo_tready),
+    .m_data({rb_tdata, rb_tkeep, rb_tlast}), .m_valid(rb_tvalid), .m_ready(rb_tready)
 );
 
 wire pay_to_split, split_in_ready, pay_grh;
@@ -1007,7 +1019,8 @@ wire [DATA_WIDTH-1:0] g_tdata;
 wire [W-1:0] g_tkeep;
 wire g_tvalid, g_tready, g_tlast;
 
-froce_axis_prepend #(.DATA_WIDTH(DATA_WIDTH), .PRE_BYTES(40)) grh_prepend (
+// REG_IN: the packet buffer's block-RAM output reaches the packer's byte shifts only through a register
+froce_axis_prepend #(.DATA_WIDTH(DATA_WIDTH), .PRE_BYTES(40), .REG_IN(1)) grh_prepend (
     .clk(clk), .rst(crst),
     .active(pay_to_split), .pre_en(pay_grh), .pre_data(grh_data),
     .s_axis_tdata(b_tdata), .s_axis_tkeep(b_tkeep), .s_axis_tvalid(b_tvalid && pay_to_split),

@@ -1392,7 +1392,9 @@ always @(posedge clk) begin
     end
 end
 
-froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) packer (
+// REG_IN: the source mux (order FIFO -> WQE bank read -> inline shift) and
+// the packer's byte shifts are separate paths, and s_rd_tready starts at a register
+froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH), .REG_IN(1)) packer (
     .clk(clk), .rst(rst),
     .s_axis_tdata(pk_tdata), .s_axis_tkeep(pk_tkeep), .s_axis_tvalid(pk_tvalid),
     .s_axis_tready(pk_tready), .s_axis_tlast(pk_tlast), .s_axis_tuser(pk_tuser),

@@ -16,7 +16,8 @@
 #   2. Yosys (if installed): generic synthesis of both modules at 64 and 512,
 #      no latch; runs in the background during step 3
 #   3. Verilator C++ benches (tb_axis_pack.cpp, tb_axis_split.cpp) at
-#      DATA_WIDTH 64 and 512: random pieces and packets with input gaps and
+#      DATA_WIDTH 64 and 512, the packer also with REG_IN=1 (its input
+#      through froce_reg_slice): random pieces and packets with input gaps and
 #      output back-pressure, every byte/tkeep/tlast checked against a C++
 #      reference, split mismatches (discard, zero-fill, err_mismatch timing,
 #      next packet intact), pack caller errors; throughput figures
@@ -34,7 +35,7 @@ SEED="${AXIS_SEED:-1}"
 PACKETS="${AXIS_PACKETS:-5000}"
 BUILD="build/tests/axis"
 TB="tests/rtl/axis"
-PACK_SRCS=(rtl/common/froce_axis_pack.v)
+PACK_SRCS=(rtl/common/froce_axis_pack.v rtl/common/froce_reg_slice.v)
 SPLIT_SRCS=(rtl/common/froce_axis_split.v rtl/common/froce_fifo.v)
 
 mkdir -p "$BUILD"
@@ -63,6 +64,9 @@ for w in 64 512; do
         verilator --lint-only -Wall -GDATA_WIDTH="$w" --top-module "tb_axis_${m}_top" "$TB/tb_axis_${m}_top.v" $(srcs_of "$m")
         echo "lint froce_axis_$m and tb_axis_${m}_top DATA_WIDTH=$w: clean"
     done
+    # shellcheck disable=SC2046
+    verilator --lint-only -Wall -GDATA_WIDTH="$w" -GREG_IN=1 --top-module tb_axis_pack_top "$TB/tb_axis_pack_top.v" $(srcs_of pack)
+    echo "lint froce_axis_pack REG_IN=1 DATA_WIDTH=$w: clean"
 done
 for m in pack split; do
     # shellcheck disable=SC2046
@@ -92,13 +96,15 @@ else
 fi
 
 section "3. Verilator benches (seed $SEED, $PACKETS packets per module and width)"
-CONFIGS=("pack:64" "split:64" "pack:512" "split:512")
+# module:width[:REG_IN]
+CONFIGS=("pack:64" "split:64" "pack:512" "split:512" "pack:64:1" "pack:512:1")
 build() {
-    local m="$1" w="$2"
-    local mdir="$BUILD/vl_${m}_w$w"
+    local m="$1" w="$2" r="$3"
+    local mdir="$BUILD/vl_${m}_w$w${r:+_r$r}" gparams=()
+    [ -n "$r" ] && gparams=(-GREG_IN="$r")
     # shellcheck disable=SC2046
     verilator -Wall --cc --exe --build -j 1 -O3 --x-assign fast --x-initial fast \
-        -GDATA_WIDTH="$w" --top-module "tb_axis_${m}_top" \
+        -GDATA_WIDTH="$w" "${gparams[@]}" --top-module "tb_axis_${m}_top" \
         --Mdir "$mdir" -o "tb_axis_$m" \
         -CFLAGS "-DDATA_WIDTH=$w -O2 -std=c++17 -Wall -Wextra -Werror -I$ROOT/$TB" \
         "$TB/tb_axis_${m}_top.v" $(srcs_of "$m") "$ROOT/$TB/tb_axis_$m.cpp" >"$mdir.build.log" 2>&1
@@ -106,8 +112,8 @@ build() {
 # two builds at a time
 pids=()
 for c in "${CONFIGS[@]}"; do
-    IFS=: read -r m w <<<"$c"
-    build "$m" "$w" &
+    IFS=: read -r m w r <<<"$c"
+    build "$m" "$w" "$r" &
     pids+=($!)
     if [ "${#pids[@]}" -eq 2 ]; then
         for p in "${pids[@]}"; do wait "$p" || die "a Verilator build failed (see $BUILD/vl_*.build.log)"; done
@@ -118,11 +124,12 @@ for p in "${pids[@]}"; do wait "$p" || die "a Verilator build failed (see $BUILD
 
 status=0
 for c in "${CONFIGS[@]}"; do
-    IFS=: read -r m w <<<"$c"
-    log="$BUILD/vl_${m}_w$w.log"
+    IFS=: read -r m w r <<<"$c"
+    tag="${m}_w$w${r:+_r$r}"
+    log="$BUILD/vl_$tag.log"
     rc=0
-    "$BUILD/vl_${m}_w$w/tb_axis_$m" --seed "$SEED" --packets "$PACKETS" >"$log" 2>&1 || rc=$?
-    echo "-- froce_axis_$m DATA_WIDTH=$w"
+    "$BUILD/vl_$tag/tb_axis_$m" --seed "$SEED" --packets "$PACKETS" >"$log" 2>&1 || rc=$?
+    echo "-- froce_axis_$m DATA_WIDTH=$w${r:+ REG_IN=$r}"
     cat "$log"
     if [ "$rc" -ne 0 ] || grep -q '^FAIL' "$log" || [ "$(grep -c '^PASS:' "$log")" -ne 1 ]; then
         status=1

@@ -5,7 +5,8 @@
 `default_nettype none
 
 module tb_axis_pack_top #(
-    parameter DATA_WIDTH = 64           // stream width in bits
+    parameter DATA_WIDTH = 64,          // stream width in bits
+    parameter REG_IN = 0                // the packer's input register slice
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -28,7 +29,8 @@ module tb_axis_pack_top #(
 wire [DATA_WIDTH-1:0] dut_tdata;
 
 froce_axis_pack #(
-    .DATA_WIDTH(DATA_WIDTH)
+    .DATA_WIDTH(DATA_WIDTH),
+    .REG_IN(REG_IN)
 ) dut (
     .clk(clk),
     .rst(rst),
