@@ -498,7 +498,12 @@ wire [4:0] sge_base = !fetch_sq_reg ? 5'd1 : op_aack ? 5'd3 : 5'd2;
 wire [5:0] sq_nsge6 = sq_ds > {1'b0, sge_base} ? sq_ds - {1'b0, sge_base} : 6'd0;
 wire [4:0] sq_nsge = sq_nsge6[4:0];     // at most 30
 reg [4:0] sge_i;
-wire [8:0] sge_byte = {sge_i + sge_base, 4'd0};
+// sge_i's 16-byte segment of the WQE (sge_base + sge_i, kept in a register
+// from R_WQE_OK on, where every packet's use of the SGEs starts: the
+// opcode decode and an adder stay out of the bank read's address)
+reg [4:0] sge_seg_reg;
+reg [4:0] sge_base_reg;         // sge_base, latched at R_WQE_OK
+wire [8:0] sge_byte = {sge_seg_reg, 4'd0};
 wire [BB_W:0] sge_beat = sge_byte[8:KW];
 wire [BB_W-1:0] sge_bank = sge_beat[BB_W:1];
 // beats b and b + 1, b the beat holding the segment's first byte
@@ -1299,6 +1304,8 @@ always @(posedge clk) begin
     end
     R_WQE_OK: begin
         sge_i <= 5'd0;
+        sge_base_reg <= sge_base;
+        sge_seg_reg <= sge_base;
         cap_reg <= 33'd0;
         cqe_status_reg <= `FROCE_WC_SUCCESS;
         cqe_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
@@ -1313,6 +1320,7 @@ always @(posedge clk) begin
         // must also be writable through its lkey
         if (sge_i == nsge) begin
             sge_i <= 5'd0;
+            sge_seg_reg <= sge_base_reg;
             sge_off_reg <= 32'd0;
             if (bad_reg) begin
                 state <= R_DONE;
@@ -1330,6 +1338,7 @@ always @(posedge clk) begin
             cap_reg <= cap_reg + {1'b0, sge_len};
             if (sge_len == 32'd0 || !(op_send_first || op_send_only || op_ud)) begin
                 sge_i <= sge_i + 1'b1;
+                sge_seg_reg <= sge_seg_reg + 1'b1;
             end else begin
                 m_xl_valid <= 1'b1;
                 m_xl_key <= sge_lkey;
@@ -1351,6 +1360,7 @@ always @(posedge clk) begin
         end
         if (s_seg_last) begin
             sge_i <= sge_i + 1'b1;
+            sge_seg_reg <= sge_seg_reg + 1'b1;
             state <= R_RVAL;
         end
     end
@@ -1360,6 +1370,7 @@ always @(posedge clk) begin
         if (sge_off_reg + sge_len <= off_reg) begin
             sge_off_reg <= sge_off_reg + sge_len;
             sge_i <= sge_i + 1'b1;
+            sge_seg_reg <= sge_seg_reg + 1'b1;
         end else begin
             // sge_off_reg: message offset where SGE sge_i starts
             va_reg <= sge_addr;
@@ -1412,6 +1423,7 @@ always @(posedge clk) begin
                 // next SGE
                 sge_off_reg <= sge_off_reg + sge_len;
                 sge_i <= sge_i + 1'b1;
+                sge_seg_reg <= sge_seg_reg + 1'b1;
                 state <= R_SEEK;
             end
         end
@@ -1552,6 +1564,7 @@ always @(posedge clk) begin
                 off_reg <= rd_off;
                 pleft_reg <= 13'd0;
                 sge_i <= 5'd0;
+                sge_seg_reg <= 5'd0;
                 sge_off_reg <= 32'd0;
                 fetch_sq_reg <= 1'b1;
                 state <= (op_aack || h_plen != 13'd0) ? R_WQE_GET : R_PAY;
@@ -1598,6 +1611,7 @@ always @(posedge clk) begin
         // WQE was posted; the host may not change a posted WQE)
         if (sge_i == sq_nsge) begin
             sge_i <= 5'd0;
+            sge_seg_reg <= sge_base_reg;
             if ({1'b0, off_reg} + {20'd0, h_plen} > cap_reg) begin
                 inc_dropped <= 1'b1;
                 state <= R_RDROP;
@@ -1607,6 +1621,7 @@ always @(posedge clk) begin
         end else begin
             cap_reg <= cap_reg + {1'b0, sge_len};
             sge_i <= sge_i + 1'b1;
+            sge_seg_reg <= sge_seg_reg + 1'b1;
         end
     end
     R_AACK: begin

@@ -361,7 +361,11 @@ wire [9:0] wqe_bytes = 10'd1 << c_sq_shift;
 
 // SGE i of the current WQE (data segments start after the fixed segments)
 reg [4:0] sge_i;
-wire [8:0] sge_byte = {w_fixed_ds[4:0] + sge_i, 4'd0};   // 16-byte segment -> byte offset
+// sge_i's 16-byte segment of the WQE (w_fixed_ds + sge_i, kept in a register
+// from the decode on: no decoder and adder in front of the bank read)
+reg [4:0] sge_seg_reg;
+reg [4:0] fixed_ds_reg;         // w_fixed_ds, latched at the decode
+wire [8:0] sge_byte = {sge_seg_reg, 4'd0};
 wire [2*DATA_WIDTH-1:0] sge_window;
 wire [8:0] inline_byte;                     // of the inline piece being emitted
 wire [2*DATA_WIDTH-1:0] inline_window;
@@ -825,6 +829,7 @@ always @(posedge clk) begin
             resume_reg <= s_resp_hdr[`FROCE_RESP_PSN_LSB +: 24];
             first_pkt_reg <= 1'b1;
             sge_i <= 5'd0;
+            sge_seg_reg <= 5'd0;
             sge_off_reg <= 32'd0;
             nsge_reg <= 5'd1;
             val_bad_reg <= 1'b0;
@@ -848,6 +853,7 @@ always @(posedge clk) begin
             job_reg <= 1'b1;
             job_pkts_reg <= 4'd0;
             sge_i <= 5'd0;
+            sge_seg_reg <= 5'd0;
             nsge_reg <= 5'd1;
             val_bad_reg <= 1'b0;
             state <= S_JOB_CTX;
@@ -955,6 +961,8 @@ always @(posedge clk) begin
         first_psn_reg <= psn_reg;
         first_pkt_reg <= 1'b1;
         sge_i <= 5'd0;
+        fixed_ds_reg <= w_fixed_ds[4:0];
+        sge_seg_reg <= w_fixed_ds[4:0];
         sge_off_reg <= 32'd0;
         wqe_sig_reg <= w_sig || c_sig_all;
         nsge_reg <= w_ds[4:0] - w_fixed_ds[4:0];
@@ -1000,6 +1008,7 @@ always @(posedge clk) begin
         // sum the SGEs and check each against its MR before sending anything
         if (sge_i == nsge_reg) begin
             sge_i <= 5'd0;
+            sge_seg_reg <= fixed_ds_reg;
             remain_reg <= total_reg;
             // (a datagram is one packet)
             if (total_reg > 33'h80000000 || (op_atomic && total_reg != 33'd8) || (c_ud && total_reg > {20'd0, mtu})) begin
@@ -1013,6 +1022,7 @@ always @(posedge clk) begin
             total_reg <= total_reg + {1'b0, sge_len};
             if (sge_len == 32'd0) begin
                 sge_i <= sge_i + 1'b1;
+                sge_seg_reg <= sge_seg_reg + 1'b1;
             end else begin
                 m_xl_valid <= 1'b1;
                 m_xl_key <= sge_lkey;
@@ -1032,6 +1042,7 @@ always @(posedge clk) begin
         end
         if (s_seg_last) begin
             sge_i <= sge_i + 1'b1;
+            sge_seg_reg <= sge_seg_reg + 1'b1;
             state <= (val_bad_reg || !seg_ok) ? S_ERR : S_VAL;
         end
     end
@@ -1126,6 +1137,7 @@ always @(posedge clk) begin
         end else begin
             skip_left_reg <= skip_left_reg - {1'b0, sge_len - sge_off_reg};
             sge_i <= sge_i + 1'b1;
+            sge_seg_reg <= sge_seg_reg + 1'b1;
             sge_off_reg <= 32'd0;
         end
     end
@@ -1138,6 +1150,7 @@ always @(posedge clk) begin
         if (!m_xl_valid) begin
             if (sge_off_reg == sge_len) begin
                 sge_i <= sge_i + 1'b1;
+                sge_seg_reg <= sge_seg_reg + 1'b1;
                 sge_off_reg <= 32'd0;
             end else begin
                 m_xl_valid <= 1'b1;
