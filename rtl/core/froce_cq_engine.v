@@ -143,7 +143,6 @@ reg seg_bad_reg;
 reg is_arm_reg;
 reg [23:0] arm_ci_reg;
 reg arm_sol_reg;
-reg [23:0] solpi_reg;
 reg [1:0] arm_reg;
 
 wire pick0 = s0_valid;
@@ -190,10 +189,12 @@ wire cqe_done = state == S_DATA && m_wr_tvalid && m_wr_tready && m_wr_tlast;
 wire [7:0] cqe_status = cqe_reg[`FROCE_CQE_STATUS_LSB +: `FROCE_CQE_STATUS_W];
 wire cqe_qualifies = cqe_reg[`FROCE_CQE_SOLICITED_LSB] || cqe_status != `FROCE_WC_SUCCESS;
 wire [23:0] pi_next = pi_reg + 1'b1;
-// arm decision (S_ARM): CQEs beyond the arm's CI
+// arm decision (S_ARM): CQEs beyond the arm's CI (the distances are
+// worked out in S_CTX, as the indices are read, so that S_ARM's decision
+// starts at registers)
 wire arm_ok = cq_ok_reg && ctx_reg[`FROCE_CQC_VALID_LSB];
-wire [23:0] arm_pending = pi_reg - arm_ci_reg;
-wire [23:0] arm_sol_dist = solpi_reg - arm_ci_reg;
+reg [23:0] arm_pending;         // pi - arm CI
+reg [23:0] arm_sol_dist;        // solicited pi - arm CI
 wire arm_now = arm_sol_reg ? (arm_sol_dist != 24'd0 && arm_sol_dist <= arm_pending && !arm_pending[23])
                            : (arm_pending != 24'd0 && !arm_pending[23]);
 wire cqe_fire = cqe_done && arm_reg[0] && (!arm_reg[1] || cqe_qualifies);
@@ -248,7 +249,8 @@ always @(posedge clk) begin
     S_CTX: begin
         // ctx_reg holds the context from this cycle on
         pi_reg <= pi_ram[cq_reg];
-        solpi_reg <= solpi_ram[cq_reg];
+        arm_pending <= pi_ram[cq_reg] - arm_ci_reg;
+        arm_sol_dist <= solpi_ram[cq_reg] - arm_ci_reg;
         arm_reg <= arm_ram[cq_reg];
         state <= is_arm_reg ? S_ARM : S_XL;
     end
