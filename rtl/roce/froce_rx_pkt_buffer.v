@@ -22,7 +22,10 @@
  * frame for the netdev when its destination is the port's MAC, broadcast,
  * multicast with port_allmulti, or anything with port_promisc, and when it
  * is at most port_mtu + 18 bytes (Ethernet header and one VLAN tag; the FCS
- * is gone). A RoCE packet for another MAC is dropped even in promiscuous
+ * is gone). The address part of the filter is decided when the header
+ * bundle arrives (two bits kept per bundle, not its MAC), the length as the
+ * beats arrive (bytes left under the limit, in a register), so that the
+ * commit decision starts at registers. A RoCE packet for another MAC is dropped even in promiscuous
  * mode (its headers are not in the ring, so it cannot go to the netdev
  * whole). Filtered packets are counted apart (stat_filtered; one larger than
  * the ring counts as an overflow). A
@@ -121,7 +124,7 @@ reg overflow_reg = 1'b0;            // the packet being written did not fit
 // wide, and two FIFOs, pending and committed, each held a copy.) The
 // destination MAC the filter needs is kept apart with its own read port.
 reg [RW-1:0] hdr_ram [0:HDR_DEPTH-1];
-reg [47:0] hdr_dst_ram [0:HDR_DEPTH-1];
+reg [1:0] hdr_dst_ram [0:HDR_DEPTH-1];   // {a netdev frame may pass, the port's MAC}
 reg [HDR_DEPTH-1:0] hdr_skip = 0;
 reg [HAW:0] hdr_wr_ptr = 0, hdr_pend_ptr = 0, hdr_rd_ptr = 0;
 wire [HAW:0] hdr_used = hdr_wr_ptr - hdr_rd_ptr;
@@ -148,10 +151,19 @@ wire is_net = verdict == `FROCE_VERDICT_NOT_ROCE;
 
 // the filter: the frame's destination MAC from its header bundle, its length
 // counted here (bytes before this beat + this beat's)
-wire [47:0] dst = hdr_dst_ram[hdr_pend_ptr[HAW-1:0]];
-wire dst_own = dst == port_mac;
-wire dst_mcast = dst[40];           // I/G bit: the first byte's LSB (broadcast included)
-reg [15:0] pkt_bytes_reg = 16'd0;   // bytes of the frame before this beat (saturating)
+// (the address filter, worked out as the header bundle is written)
+wire [47:0] hdr_dst = s_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48];
+wire hdr_dst_own = hdr_dst == port_mac;
+wire hdr_dst_mcast = hdr_dst[40];   // I/G bit: the first byte's LSB (broadcast included)
+wire hdr_net_addr_ok = hdr_dst_own || (hdr_dst_mcast && (&hdr_dst || port_allmulti)) || port_promisc;
+wire [1:0] dst_bits = hdr_dst_ram[hdr_pend_ptr[HAW-1:0]];
+wire dst_own = dst_bits[0];
+wire net_addr_ok = dst_bits[1];
+// bytes the frame may still have: loaded with the limit between frames,
+// less each beat taken; too_long_reg once a beat went past it
+reg [16:0] room_reg = 17'd0;
+reg too_long_reg = 1'b0;
+reg in_frame_reg = 1'b0;
 reg [$clog2(W):0] beat_bytes;
 integer bi;
 always @* begin
@@ -159,18 +171,31 @@ always @* begin
     for (bi = 0; bi < W; bi = bi + 1)
         beat_bytes = beat_bytes + {{$clog2(W){1'b0}}, s_axis_tkeep[bi]};
 end
-wire [16:0] frame_bytes = {1'b0, pkt_bytes_reg} + {{(16 - $clog2(W)){1'b0}}, beat_bytes};
 wire [16:0] max_bytes = {1'b0, port_mtu} + 17'd18;
-wire net_pass = (dst_own || (dst_mcast && (&dst || port_allmulti)) || port_promisc) && frame_bytes <= max_bytes;
+wire beat_fits = !too_long_reg && {{(16 - $clog2(W)){1'b0}}, beat_bytes} <= room_reg;
+wire net_pass = net_addr_ok && beat_fits;
 wire keep_roce = is_roce && dst_own;
 wire keep_net = is_net && net_pass;
 wire filtered = (is_roce && !dst_own) || (is_net && !net_pass);
 
 always @(posedge clk) begin
-    if (s_fire)
-        pkt_bytes_reg <= s_axis_tlast ? 16'd0 : (frame_bytes[16] ? 16'hffff : frame_bytes[15:0]);
-    if (rst)
-        pkt_bytes_reg <= 16'd0;
+    if (!in_frame_reg)
+        room_reg <= max_bytes;
+    if (s_fire) begin
+        in_frame_reg <= !s_axis_tlast;
+        if (beat_fits)
+            room_reg <= room_reg - {{(16 - $clog2(W)){1'b0}}, beat_bytes};
+        else
+            too_long_reg <= 1'b1;
+        if (s_axis_tlast) begin
+            room_reg <= max_bytes;
+            too_long_reg <= 1'b0;
+        end
+    end
+    if (rst) begin
+        in_frame_reg <= 1'b0;
+        too_long_reg <= 1'b0;
+    end
 end
 wire fits = !ring_full && !overflow_reg;
 wire commit = s_fire && s_axis_tlast && (keep_roce || keep_net) && fits;
@@ -205,7 +230,7 @@ wire hdr_take;
 always @(posedge clk) begin
     if (s_hdr_valid && s_hdr_ready) begin
         hdr_ram[hdr_wr_ptr[HAW-1:0]] <= s_hdr;
-        hdr_dst_ram[hdr_wr_ptr[HAW-1:0]] <= s_hdr[`FROCE_RHDR_ETH_DST_LSB +: 48];
+        hdr_dst_ram[hdr_wr_ptr[HAW-1:0]] <= {hdr_net_addr_ok, hdr_dst_own};
         hdr_wr_ptr <= hdr_wr_ptr + 1'b1;
     end
     if (s_fire && s_axis_tlast) begin

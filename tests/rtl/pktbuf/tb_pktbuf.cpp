@@ -125,6 +125,19 @@ int main(int argc, char **argv)
 			n.kind = FILTERED;
 		frames.push_back(n);
 	}
+	// the length limit's edge (port_mtu + 18 bytes passes, one more does
+	// not), with every tail-beat size around it
+	for (unsigned len = mtu + 10; len <= mtu + 26; len++) {
+		Frame n;
+		n.kind = len <= mtu + 18 ? NET : FILTERED;
+		n.data.resize(len);
+		for (auto &b : n.data)
+			b = static_cast<uint8_t>(rng());
+		n.data[12] = 0x08;
+		n.data[13] = 0x06;
+		set_dmac(n.data, station);
+		frames.push_back(n);
+	}
 	for (int i = 0; i < 4; i++) {
 		Frame h;
 		h.kind = HUGE;
