@@ -747,49 +747,50 @@ localparam [7:0] SYN_NAK_OP = {`FROCE_AETH_TYPE_NAK, `FROCE_AETH_NAK_REMOTE_OP_E
 // (struct ib_grh): RoCE v2 over IPv6 and RoCE v1 the IPv6 header / GRH (next
 // header UDP or 0x1B); RoCE v2 over IPv4 20 zero bytes, then the IPv4 header.
 // Rebuilt from the parsed fields; the parser checked the received header,
-// so the IPv4 checksum comes out as it was.
-/* verilator lint_off UNUSEDSIGNAL */
-function [319:0] grh_area;
-    input [`FROCE_RHDR_W-1:0] p;
-    reg [127:0] sg, dg;         // GIDs, first wire byte on top
-    reg [7:0] tc, hop;
-    reg [15:0] ib_len;          // BTH to ICRC: the GRH payload length (v1)
-    reg [15:0] udp_len;
-    reg [15:0] ip_len, ip_id, ip_frag;
-    reg [19:0] sum;
-    reg [15:0] csum;
-    reg [159:0] ip4;            // first wire byte on top
-    reg [319:0] ip6;
-    integer i;
-    begin
-        sg = p[`FROCE_RHDR_SGID_LSB +: 128];
-        dg = p[`FROCE_RHDR_DGID_LSB +: 128];
-        tc = p[`FROCE_RHDR_TCLASS_LSB +: 8];
-        hop = p[`FROCE_RHDR_HOP_LIMIT_LSB +: 8];
-        ib_len = 16'd12 + 16'd8 + (p[`FROCE_RHDR_OPCODE_LSB +: 8] == `FROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE ? 16'd4 : 16'd0) +
-                 {3'd0, p[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 13]} + {14'd0, p[`FROCE_RHDR_PADCNT_LSB +: 2]} + 16'd4;
-        udp_len = ib_len + 16'd8;
-        ip_len = udp_len + 16'd20;
-        ip_id = p[`FROCE_RHDR_IP_ID_LSB +: 16];
-        ip_frag = p[`FROCE_RHDR_IP_DF_LSB] ? 16'h4000 : 16'h0000;
-        sum = {4'd0, 16'h4500 | {8'd0, tc}} + {4'd0, ip_len} + {4'd0, ip_id} + {4'd0, ip_frag} +
-              {4'd0, hop, 8'd17} + {4'd0, sg[31:16]} + {4'd0, sg[15:0]} + {4'd0, dg[31:16]} + {4'd0, dg[15:0]};
-        sum = {4'd0, sum[15:0]} + {16'd0, sum[19:16]};
-        csum = ~(sum[15:0] + {12'd0, sum[19:16]});
-        ip4 = {8'h45, tc, ip_len, ip_id, ip_frag, hop, 8'd17, csum, sg[31:0], dg[31:0]};
-        ip6 = {4'h6, tc, p[`FROCE_RHDR_FLOW_LABEL_LSB +: 20],
-               p[`FROCE_RHDR_KIND_LSB +: 3] == `FROCE_KIND_ROCE_V1 ? ib_len : udp_len,
-               p[`FROCE_RHDR_KIND_LSB +: 3] == `FROCE_KIND_ROCE_V1 ? 8'h1B : 8'd17, hop, sg, dg};
-        grh_area = 320'd0;
-        for (i = 0; i < 40; i = i + 1) begin
-            if (p[`FROCE_RHDR_KIND_LSB +: 3] != `FROCE_KIND_ROCE_V2_IPV4)
-                grh_area[8 * i +: 8] = ip6[319 - 8 * i -: 8];
-            else if (i >= 20)
-                grh_area[8 * i +: 8] = ip4[159 - 8 * (i - 20) -: 8];
-        end
+// so the IPv4 checksum comes out as it was. Built in four register stages
+// from h, which holds still from R_CTX until the packet is done: grh_data is
+// complete four cycles after R_CTX, well before the first payload beat can
+// reach the splitter (the classification, the receive WQE and its SGEs come
+// first), and no stage has more than one adder or fold.
+wire [127:0] g_sg = h[`FROCE_RHDR_SGID_LSB +: 128];
+wire [127:0] g_dg = h[`FROCE_RHDR_DGID_LSB +: 128];
+wire [7:0] g_tc = h[`FROCE_RHDR_TCLASS_LSB +: 8];
+wire [7:0] g_hop = h[`FROCE_RHDR_HOP_LIMIT_LSB +: 8];
+wire [15:0] g_ip_id = h[`FROCE_RHDR_IP_ID_LSB +: 16];
+wire [15:0] g_ip_frag = h[`FROCE_RHDR_IP_DF_LSB] ? 16'h4000 : 16'h0000;
+wire g_v1 = h[`FROCE_RHDR_KIND_LSB +: 3] == `FROCE_KIND_ROCE_V1;
+wire g_v4 = h[`FROCE_RHDR_KIND_LSB +: 3] == `FROCE_KIND_ROCE_V2_IPV4;
+reg [15:0] g_ib_len_reg;        // BTH to ICRC: the GRH payload length (v1)
+reg [18:0] g_fixed_reg;         // the IPv4 header's 16-bit words but the length
+reg [19:0] g_sum_reg;           // ... and the length
+reg [16:0] g_fold_reg;          // the sum folded once
+wire [15:0] g_udp_len = g_ib_len_reg + 16'd8;
+wire [15:0] g_ip_len = g_udp_len + 16'd20;
+wire [15:0] g_csum = ~(g_fold_reg[15:0] + {15'd0, g_fold_reg[16]});
+wire [159:0] g_ip4 = {8'h45, g_tc, g_ip_len, g_ip_id, g_ip_frag, g_hop, 8'd17, g_csum, g_sg[31:0], g_dg[31:0]};
+wire [319:0] g_ip6 = {4'h6, g_tc, h[`FROCE_RHDR_FLOW_LABEL_LSB +: 20], g_v1 ? g_ib_len_reg : g_udp_len,
+                      g_v1 ? 8'h1B : 8'd17, g_hop, g_sg, g_dg};
+reg [319:0] g_area;
+integer gi;
+always @* begin
+    g_area = 320'd0;
+    for (gi = 0; gi < 40; gi = gi + 1) begin
+        if (!g_v4)
+            g_area[8 * gi +: 8] = g_ip6[319 - 8 * gi -: 8];
+        else if (gi >= 20)
+            g_area[8 * gi +: 8] = g_ip4[159 - 8 * (gi - 20) -: 8];
     end
-endfunction
-/* verilator lint_on UNUSEDSIGNAL */
+end
+always @(posedge clk) begin
+    // 12 BTH + 8 DETH (+ 4 ImmDt) + payload + pad + 4 ICRC
+    g_ib_len_reg <= (h[`FROCE_RHDR_OPCODE_LSB +: 8] == `FROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE ? 16'd28 : 16'd24) +
+                    {3'd0, h[`FROCE_RHDR_PAYLOAD_LEN_LSB +: 13]} + {14'd0, h[`FROCE_RHDR_PADCNT_LSB +: 2]};
+    g_fixed_reg <= {3'd0, 16'h4500 | {8'd0, g_tc}} + {3'd0, g_ip_id} + {3'd0, g_ip_frag} + {3'd0, g_hop, 8'd17} +
+                   {3'd0, g_sg[31:16]} + {3'd0, g_sg[15:0]} + {3'd0, g_dg[31:16]} + {3'd0, g_dg[15:0]};
+    g_sum_reg <= {1'b0, g_fixed_reg} + {4'd0, g_ip_len};
+    g_fold_reg <= {1'b0, g_sum_reg[15:0]} + {13'd0, g_sum_reg[19:16]};
+    grh_data <= g_area;
+end
 
 // receive CQE
 reg [CQE_BITS-1:0] rcqe;
@@ -999,7 +1000,6 @@ always @(posedge clk) begin
         va_reg <= wr_va_ram[q_reg];
         key_reg <= wr_key_ram[q_reg];
         off_reg <= recv_off_ram[q_reg];
-        grh_data <= grh_area(h);
         state <= R_CLASS;
     end
     R_CLASS: begin
