@@ -616,6 +616,22 @@ wire rd_big = rd_left > {19'd0, mtu};
 wire resp_fits = ent_atomic ? op_aack :
                  rd_big ? ((op_rresp_first || op_rresp_mid) && h_plen == mtu)
                         : ((op_rresp_only || op_rresp_last) && {19'd0, h_plen} == rd_left);
+// R_RPROC decides on these a cycle later, from registers: it waits in its
+// first cycle with the entry current (the RAM reads, the offset shift, the
+// subtract and the compares above take that cycle), decides in the next
+reg rp_ready_reg;                   // R_RPROC's previous cycle had the entry current
+reg [23:0] rp_expected_reg;
+reg rp_behind_reg;                  // rd_gap < 0: a duplicate
+reg [31:0] rp_off_reg;
+reg rp_fits_reg;
+always @(posedge clk) begin
+    rp_ready_reg <= state == R_RPROC && if_fresh;
+    rp_expected_reg <= rd_expected;
+    rp_behind_reg <= rd_gap[23];
+    rp_off_reg <= rd_off;
+    rp_fits_reg <= resp_fits;
+end
+wire rp_wait = state == R_RPROC && !rp_ready_reg;
 // replay cache entry being compared
 wire [QW+AW-1:0] atom_idx = {q_reg, atom_slot_reg[AW-1:0]};
 // atomic result
@@ -897,7 +913,7 @@ always @(posedge clk) begin
             pay_done_reg <= 1'b1;
     end
 
-    if (!ent_wait) case (state)
+    if (!ent_wait && !rp_wait) case (state)
     R_IDLE: begin
         // RQ doorbells first: a packet may need the WQE this one posts
         if (s_db_valid) begin
@@ -1555,13 +1571,13 @@ always @(posedge clk) begin
         if (!ent_valid || !ent_rd) begin
             inc_dropped <= 1'b1;
             state <= R_RDROP;
-        end else if (h_psn == rd_expected) begin
-            if (!resp_fits) begin
+        end else if (h_psn == rp_expected_reg) begin
+            if (!rp_fits_reg) begin
                 inc_dropped <= 1'b1;
                 state <= R_RDROP;
             end else begin
                 orig_reg <= h_orig;
-                off_reg <= rd_off;
+                off_reg <= rp_off_reg;
                 pleft_reg <= 13'd0;
                 sge_i <= 5'd0;
                 sge_seg_reg <= 5'd0;
@@ -1572,7 +1588,7 @@ always @(posedge clk) begin
         end else begin
             // a duplicate, or responses before it are missing: ask for them
             // again (once per gap; the ACK timeout covers the rest)
-            if (rd_gap[23])
+            if (rp_behind_reg)
                 inc_dup <= 1'b1;
             else
                 inc_oos <= 1'b1;
@@ -1585,17 +1601,17 @@ always @(posedge clk) begin
             // reads the request, and each request costs a go-back-N of all
             // outstanding READs (asking at a fixed count fed that queue)
             // (a restarted stream seen without its first response: at once)
-            if (!rd_gap[23] && !m_rw_valid && (!rd_rw_sent[q_reg] || rd_oos_due || rd_restart_lost)) begin
+            if (!rp_behind_reg && !m_rw_valid && (!rd_rw_sent[q_reg] || rd_oos_due || rd_restart_lost)) begin
                 inc_retrans <= 1'b1;
                 m_rw_valid <= 1'b1;
                 m_rw_qpn <= q_reg;
-                m_rw_psn <= rd_expected;
+                m_rw_psn <= rp_expected_reg;
                 rd_rw_sent[q_reg] <= 1'b1;
                 rd_oos_ram[qs_waddr] <= 12'd0;
-                rd_oos_psn_ram[q_reg] <= rd_expected;
+                rd_oos_psn_ram[q_reg] <= rp_expected_reg;
                 if (rd_rw_sent[q_reg] && !rd_restart_lost && !(&rd_oos_lvl_ram[q_reg]))
                     rd_oos_lvl_ram[qs_waddr] <= rd_oos_lvl_ram[q_reg] + 1'b1;
-            end else if (!rd_gap[23]) begin
+            end else if (!rp_behind_reg) begin
                 rd_oos_psn_ram[q_reg] <= h_psn;
                 if (!rd_oos_due)
                     rd_oos_ram[qs_waddr] <= rd_oos_ram[q_reg] + 1'b1;
