@@ -620,6 +620,15 @@ wire [23:0] req_psns = op_atomic ? 24'd1 : read_packets(remain_reg[31:0], mtu_sh
 // the PSN after this request packet (a READ request: after its responses)
 wire [23:0] sent_new = rd_request ? psn_reg + req_psns : psn_reg + 1'b1;
 wire [23:0] sent_after = sent_new - sent_ram[q_reg];    // > 0 (serial): newer than any sent before
+// ... a cycle later: S_HDR takes a request header's handshake at the
+// earliest a cycle after raising m_hdr_valid, and while the header waits
+// nothing these depend on moves (the PSN, the bytes left, the QP, the job)
+reg [23:0] sent_new_reg;
+reg sent_newer_reg;
+always @(posedge clk) begin
+    sent_new_reg <= sent_new;
+    sent_newer_reg <= !sent_after[23] && sent_after != 24'd0;
+end
 
 // segments: WQE fetch and gather turn straight into DMA descriptors
 wire seg_to_desc = state == S_WF_SEG || state == S_G_SEG;
@@ -1116,8 +1125,8 @@ always @(posedge clk) begin
                 inc_req_pkts <= 1'b1;
             // the newest PSN sent (the completer's ACK timer runs while
             // anything up to it is unacknowledged)
-            if (!job_reg && !c_ud && !sent_after[23] && sent_after != 24'd0)
-                sent_ram[qs_waddr] <= sent_new;
+            if (!job_reg && !c_ud && sent_newer_reg)
+                sent_ram[qs_waddr] <= sent_new_reg;
             if (rd_request) begin
                 // the request takes the PSNs of all its responses
                 psn_reg <= psn_reg + req_psns;
