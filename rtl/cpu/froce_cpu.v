@@ -391,8 +391,18 @@ wire [31:0] pc_plus4  = pc + 32'd4;
 wire [31:0] pc_rel    = pc + (is_branch ? imm_b : is_jal ? imm_j : imm_u);
 wire        jump      = is_jal || is_jalr || (is_branch && branch_cond);
 wire [31:0] jump_addr = is_jalr ? {sum[31:1], 1'b0} : pc_rel;
-/* targets are even by construction; bit 1 set means not 4-byte aligned */
-wire        jump_misaligned = jump && jump_addr[1];
+/* Targets are even by construction; bit 1 set means not 4-byte aligned.
+ * pc is 4-byte aligned, so a JAL's or branch's target is misaligned exactly
+ * when its offset's bit 1 is set: known from the instruction alone. A
+ * branch with such an offset (no compiler emits one without the C
+ * extension) spends one more cycle in EXEC (odd_stall), so that whether it
+ * is taken, and so traps, comes from a register (odd_taken_reg): the branch
+ * compare then reaches only the next pc, never the trap and retire logic. */
+wire        branch_odd = is_branch && imm_b[1];
+reg         odd_pass_reg;          // EXEC's second cycle of such a branch
+reg         odd_taken_reg;         // branch_cond of its first
+wire        jump_misaligned = (is_jal && imm_j[1]) || (is_jalr && sum[1]) ||
+                              (branch_odd && odd_pass_reg && odd_taken_reg);
 
 // ---------------------------------------------------------------- loads and stores
 
@@ -543,6 +553,8 @@ wire [31:0] exec_trap_tval = irq_take                   ? 32'd0 :
                              (is_load || is_store)      ? sum : 32'd0;
 
 wire in_exec     = state_reg == S_EXEC;
+/* an odd-offset branch's first EXEC cycle (no cause of higher priority) */
+wire odd_stall   = in_exec && branch_odd && !odd_pass_reg && !(irq_take || ifault_reg || illegal);
 /* EXEC goes on at pc + 4 in this cycle: decided by registers and irq_* only */
 wire exec_fast   = in_exec && seq_reg && !irq_take;
 wire mem_start   = in_exec && !exec_trap && (is_load || is_store);
@@ -550,7 +562,7 @@ wire shift_start = in_exec && !exec_trap && is_shift && op_b[4:0] != 5'd0;
 assign shift_run = state_reg == S_SHIFT && shamt_reg != 5'd0;
 wire shift_done  = state_reg == S_SHIFT && shamt_reg == 5'd0;
 /* retires without a memory access: in EXEC, or at the end of a shift */
-wire exec_done   = (in_exec && !exec_trap && !is_load && !is_store && !shift_start) || shift_done;
+wire exec_done   = (in_exec && !odd_stall && !exec_trap && !is_load && !is_store && !shift_start) || shift_done;
 wire mem_done  = state_reg == S_DWAIT && dbus_rsp_valid;
 wire mem_fault = mem_done && dbus_rsp_err;
 wire retire    = exec_done || (mem_done && !dbus_rsp_err);
@@ -586,7 +598,9 @@ always @* begin
         S_FETCH: if (ibus_req_ready) state_next = S_IWAIT;
         S_IWAIT: if (ibus_rsp_valid) state_next = S_EXEC;
         S_EXEC:  begin
-            if (exec_fast)
+            if (odd_stall)
+                state_next = S_EXEC;
+            else if (exec_fast)
                 state_next = ibus_req_ready ? S_IWAIT : S_FETCH;
             else if (mem_start)
                 state_next = S_DREQ;
@@ -602,11 +616,18 @@ always @* begin
     endcase
 end
 
-/* CSR writes by CSR instructions (they retire in EXEC) */
-wire csr_we = exec_done && is_csr && csr_write;
+/* CSR writes by CSR instructions (they retire in EXEC). Of exec_trap's
+ * causes only those a CSR instruction can have are spelled out: the jump
+ * and memory alignment checks (operand-dependent, behind the branch
+ * compare and the address adder) never apply to one, and leaving them out
+ * keeps the counters' and CSRs' write enables off those paths. */
+wire csr_trap = irq_take || ifault_reg || illegal;
+wire csr_we = in_exec && is_csr && csr_write && !csr_trap;
 
 always @(posedge clk) begin
     state_reg <= state_next;
+    odd_pass_reg <= odd_stall;
+    odd_taken_reg <= branch_cond;
     if (fetch_now)
         pc_reg <= next_pc[31:2];
     if (rf_re) begin
@@ -678,6 +699,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         state_reg <= S_FETCH;
+        odd_pass_reg <= 1'b0;
         pc_reg <= boot_addr[31:2];
         mstatus_mie_reg <= 1'b0;
         mstatus_mpie_reg <= 1'b0;
