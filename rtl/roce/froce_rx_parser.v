@@ -727,8 +727,11 @@ wire window_final = beat_reg == f_pay_last;
 // frame length checks at the last beat
 wire [KW:0] cur_count = keep_count(cur_keep);
 wire short = beat_reg < f_end_beat || (at_end_beat && cur_count < f_end_len);
-wire [PW-1:0] frame_len = {beat_reg, {KW{1'b0}}} + {{(PW-KW-1){1'b0}}, cur_count};
-wire big = big_reg || frame_len > P_MAX_FRAME || &beat_reg;
+// frame length > MAX_FRAME_BYTES: this beat's count against the bytes left
+// under the limit where the beat starts (from beat_reg alone, alongside the
+// data's arrival, rather than an adder behind the count)
+wire [PW:0] big_room = {1'b0, P_MAX_FRAME} - {1'b0, beat_reg, {KW{1'b0}}};
+wire big = big_reg || big_room[PW] || {{(PW-KW-1){1'b0}}, cur_count} > big_room[PW-1:0] || &beat_reg;
 
 always @(posedge clk) begin
     if (adv) begin

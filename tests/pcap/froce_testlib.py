@@ -448,8 +448,22 @@ class Analysis:
         return f
 
 
+MAX_FRAME = 9216  # the parser's MAX_FRAME_BYTES (frames without the FCS)
+
+
 def analyze(fr):
     """Independent decoding of one Ethernet frame into contract fields + verdict."""
+    a = analyze_headers(fr)
+    # a frame longer than MAX_FRAME is oversize unless its headers are
+    # already wrong: the parser's frame-length check comes after the header
+    # checks and before the not-RoCE pass and the ICRC
+    if len(fr) > MAX_FRAME and a.verdict in ("not-roce", "ok", "icrc-bad"):
+        a.set("oversize", a.kind)
+    return a
+
+
+def analyze_headers(fr):
+    """analyze() before the frame-length limit."""
     fr = bytes(fr)
     a = Analysis(fr)
     f = a.fields

@@ -10,7 +10,8 @@ Expected verdicts (sets where the contract leaves the choice open):
   * empty, 1-byte, Ethernet-header-only frames: not-roce or truncated;
   * oversize: a 10000-byte RoCE frame and RoCE frames whose payload exceeds
     4096 (IPv4, IPv6, v1; consistent lengths, good ICRC) -> oversize; a 10000
-    byte non-RoCE frame -> not-roce or oversize; payload of exactly 4096 -> ok;
+    byte non-RoCE frame -> not-roce or oversize; non-RoCE frames of 9215 and
+    9216 bytes -> not-roce, of 9217, 9224, 9225 -> oversize; payload of exactly 4096 -> ok;
   * BTH TVer 1..15 with the ICRC recomputed -> bad-version;
   * IPv4 header checksum wrong (ICRC unaffected: the field is masked) -> ip-csum;
   * UDP length != IP length (ICRC recomputed) -> bad-length; IP length beyond
@@ -166,6 +167,17 @@ def build_cases(rng):
         "v2-ipv4", 0x0A, bytes(8192), ext=struct.pack(">QII", 0x1000, 5, 8192), vlan=10), {"oversize"})
     C.bad("10000-byte IPv4 TCP", raw(Ether(dst=MAC1, src=MAC2) / IP(src="10.0.0.2", dst="10.0.0.1") /
                                      TCP(sport=1, dport=2) / Raw(bytes(10000 - 54))), {"not-roce", "oversize"})
+    # the frame-length limit (MAX_FRAME_BYTES, 9216 without the FCS) itself:
+    # a non-RoCE frame passes up to it and is oversize one byte past it, with
+    # the last beat full or holding one byte at either width
+    for n in (9215, 9216, 9217, 9224, 9225):
+        fr = raw(Ether(dst=MAC1, src=MAC2) / IP(src="10.0.0.2", dst="10.0.0.1") /
+                 TCP(sport=1, dport=2) / Raw(bytes(n - 54)))
+        check(len(fr) == n, f"internal: frame is {len(fr)} bytes")
+        if n <= 9216:
+            C.bad(f"{n}-byte IPv4 TCP", fr, {"not-roce"})
+        else:
+            C.bad(f"{n}-byte IPv4 TCP", fr, {"oversize"})
 
     # -- BTH TVer
     for name, fr in bases:
