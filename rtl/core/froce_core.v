@@ -813,8 +813,11 @@ always @(posedge clk) begin
     tx_if_clash <= if_we && if_waddr == tx_if_raddr;
     rx_if_clash <= if_we && if_waddr == if_raddr;
 end
-wire tx_if_fresh = tx_if_raddr == tx_if_raddr_q && !tx_if_clash;
-wire rx_if_fresh = if_raddr == rx_if_raddr_q && !rx_if_clash;
+// (and not while a write to the address is on its way: the tx engine moves
+// its SQ index, which says the entry exists, in the cycle before the RAM
+// write lands; the rx engine must not take the old entry for the new one)
+wire tx_if_fresh = tx_if_raddr == tx_if_raddr_q && !tx_if_clash && !(if_we && if_waddr == tx_if_raddr);
+wire rx_if_fresh = if_raddr == rx_if_raddr_q && !rx_if_clash && !(if_we && if_waddr == if_raddr);
 
 wire rw_valid, rw_ready;
 wire [QW-1:0] rw_qpn;
