@@ -857,7 +857,9 @@ wire [23:0] sent_rd_next;
 wire resp_q_empty, resp_q_full;
 wire [4:0] unused_resp_q_count;
 
-froce_fifo #(.WIDTH(RESPQ_W), .DEPTH(16)) resp_queue (
+// REG_OUT: the head the tx engine decides on (stale? its QP? READ or ACK?)
+// comes from a register, not from the LUT RAM's read multiplexer
+froce_fifo #(.WIDTH(RESPQ_W), .DEPTH(16), .REG_OUT(1)) resp_queue (
     .clk(clk), .rst(crst),
     .wr_data({rq_hdr, rq_read, rq_va, rq_rkey, rq_len, rq_qpn, rq_epoch}),
     .wr_en(rq_valid && rq_ready),
