@@ -364,10 +364,19 @@ wire [63:0] e_len = mr_q_reg[E_LEN +: 64];
 wire [MTT_AW-1:0] e_base = mr_q_reg[E_BASE +: MTT_AW];
 
 wire [64:0] c_end = {1'b0, c_va_reg} + {33'd0, c_len_reg};
-wire [64:0] e_end = {1'b0, e_iova} + {1'b0, e_len};
 // va + len may equal 2^64 (the access ends at the last byte), not exceed it
 wire c_wrap = c_end[64] && c_end[63:0] != 64'd0;
-wire c_bounds_bad = c_wrap || c_va_reg < e_iova || c_end > e_end;
+// c_end > e_end, without an adder in series with the compare behind the MR
+// RAM: e_iova + e_len - c_end as one carry-save layer and one carry chain
+// (66 bits, signed: negative when the access ends past the region)
+wire [65:0] b_a = {2'b00, e_iova};
+wire [65:0] b_b = {2'b00, e_len};
+wire [65:0] b_c = ~{1'b0, c_end};                   // -c_end - 1
+wire [65:0] b_maj = (b_a & b_b) | (b_a & b_c) | (b_b & b_c);
+wire [65:0] b_total = (b_a ^ b_b ^ b_c) + {b_maj[64:0], 1'b1};
+wire c_past_end = b_total[65];
+wire unused_b = ^{b_maj[65], b_total[64:0]};
+wire c_bounds_bad = c_wrap || c_va_reg < e_iova || c_past_end;
 
 // valid entries have e_ps in PS_MIN..PS_MAX; the shift is only used then
 wire [3:0] c_ps_rel = e_ps[3:0] - PS_MIN[3:0];
