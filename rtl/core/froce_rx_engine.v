@@ -656,6 +656,31 @@ wire scan_ar = AR_BASE_CYCLES != 0 && ar_lvl_ram[scan_q] != 4'd15 && scan_ar_tmo
 // (not once the send side failed: nothing is resent then)
 wire scan_outstanding = r_sq_next != ack_wqe_ram[scan_q] ||
                         (r_sent_psn != una_ram[scan_q] && !r_tx_err && !req_err[scan_q]);
+// The scan takes two idle cycles per QP: in the first (scan_phase 0) the
+// conditions above are read for scan_q into registers, in the second the
+// scan acts on them (state, timer and RAM writes start at registers). The
+// second cycle follows the first in R_IDLE: scan_turn keeps packets out
+// meanwhile, and a packet taken, a context commit or a cycle out of R_IDLE
+// starts the pair again. What the tx engine owns (sent PSN, SQ index,
+// send error, READs issued) may be a cycle older than before: the scan
+// acts as if it had run a cycle earlier.
+reg scan_phase;                     // 1: the registers hold scan_q's conditions
+reg sc_rnr;                         // an RNR wait on a live SQ
+reg sc_expired;                     // its deadline has passed
+reg sc_idle;                        // nothing to time (no SQ, nothing outstanding, no timeout)
+reg sc_tmr_on;
+reg sc_ar;                          // the adaptive period applies
+reg [31:0] sc_deadline;             // a timer started now ends here
+reg [23:0] sc_rnr_psn;
+always @(posedge clk) begin
+    sc_rnr <= rnr_wait[scan_q] && sq_live[scan_q];
+    sc_expired <= scan_left[31];
+    sc_idle <= !sq_live[scan_q] || !scan_outstanding || tmo_exp_ram[scan_q] == 5'd0;
+    sc_tmr_on <= tmr_on[scan_q];
+    sc_ar <= scan_ar;
+    sc_deadline <= now + (scan_ar ? scan_ar_tmo : scan_qp_tmo);
+    sc_rnr_psn <= rnr_psn_ram[scan_q];
+end
 // Progress: the packet acknowledges PSNs up to ack_psn_reg that were not
 // acknowledged before (and were sent: a forged ACK from the future is no
 // progress). It restarts the ACK timer and refills the retry budget.
@@ -940,30 +965,35 @@ always @(posedge clk) begin
             fetch_sq_reg <= 1'b0;
             inc_rx_pkts <= 1'b1;
             state <= R_CTX;
+        end else if (!m_rw_valid && !scan_phase) begin
+            // timer scan, one QP per two idle cycles (and every other
+            // packet): this cycle reads its conditions (see scan_phase)
+            scan_phase <= 1'b1;
         end else if (!m_rw_valid) begin
-            // timer scan, one QP per idle cycle (and every other packet)
+            // ... and this one acts on them
+            scan_phase <= 1'b0;
             scan_turn <= 1'b0;
             scan_q <= scan_q + 1'b1;
-            if (rnr_wait[scan_q] && sq_live[scan_q]) begin
-                if (scan_left[31]) begin
+            if (sc_rnr) begin
+                if (sc_expired) begin
                     rnr_wait[scan_q] <= 1'b0;
                     m_rw_valid <= 1'b1;
                     m_rw_qpn <= scan_q;
-                    m_rw_psn <= rnr_psn_ram[scan_q];
+                    m_rw_psn <= sc_rnr_psn;
                     inc_retrans <= 1'b1;
                     tmr_on[scan_q] <= 1'b0;
                 end
-            end else if (!sq_live[scan_q] || !scan_outstanding || tmo_exp_ram[scan_q] == 5'd0) begin
+            end else if (sc_idle) begin
                 tmr_on[scan_q] <= 1'b0;
-            end else if (!tmr_on[scan_q]) begin
+            end else if (!sc_tmr_on) begin
                 tmr_on[scan_q] <= 1'b1;
-                deadline_ram[deadline_waddr] <= now + (scan_ar ? scan_ar_tmo : scan_qp_tmo);
-            end else if (scan_left[31]) begin
+                deadline_ram[deadline_waddr] <= sc_deadline;
+            end else if (sc_expired) begin
                 // ACK timeout: resend from the oldest unacknowledged PSN, or give up
-                if (!scan_ar)
+                if (!sc_ar)
                     inc_timeouts <= 1'b1;
                 q_reg <= scan_q;
-                ar_exp_reg <= scan_ar;
+                ar_exp_reg <= sc_ar;
                 state <= R_TMO;
             end
         end
@@ -1833,6 +1863,10 @@ always @(posedge clk) begin
     end
     default: state <= R_IDLE;
     endcase
+    // the scan's read cycle counts only when its act cycle follows in R_IDLE
+    // with nothing else written meanwhile
+    if (state != R_IDLE || qpc_we || (s_hdr_valid && s_hdr_ready))
+        scan_phase <= 1'b0;
 
     // our DMA writes in flight (descriptors handed on minus completions)
     wr_pending <= wr_pending + {15'd0, wr_inc_scat} + {15'd0, wr_inc_sw} - {15'd0, wr_done};
@@ -1928,6 +1962,7 @@ always @(posedge clk) begin
         now <= 32'd0;
         scan_q <= {QW{1'b0}};
         scan_turn <= 1'b0;
+        scan_phase <= 1'b0;
         tmr_on <= {NUM_QPS{1'b0}};
         rnr_wait <= {NUM_QPS{1'b0}};
         sq_live <= {NUM_QPS{1'b0}};
