@@ -195,6 +195,7 @@ reg [31:2] pc_reg = 30'd0;          // pc of the instruction being fetched or ex
 reg [31:0] insn_reg = 32'd0;
 reg        ifault_reg = 1'b0;       // the fetch of insn_reg returned err
 reg        seq_reg = 1'b0;          // insn_reg completes in EXEC and goes on at pc + 4 (predecoded)
+reg        illegal_reg = 1'b0;      // insn_reg raises illegal-instruction (predecoded)
 /* the data request, registered in EXEC for DREQ */
 reg [31:2] dreq_addr_reg = 30'd0;
 reg        dreq_we_reg = 1'b0;
@@ -305,7 +306,17 @@ function encoding_legal;
         endcase
     end
 endfunction
-wire opcode_legal = encoding_legal(insn_reg);
+
+/* Illegal instruction: not a legal encoding, or a CSR access the CSR does
+ * not allow. Decoded from the fetch response in IWAIT (illegal_reg), so
+ * EXEC's trap, retire and write enables start at a register. */
+function insn_illegal;
+    input [31:0] w;
+    begin
+        insn_illegal = !encoding_legal(w) ||
+                       (w[6:0] == OPC_SYSTEM && w[13:12] != 2'b00 && csr_insn_illegal(w[31:20], w[13:12], w[19:15]));
+    end
+endfunction
 
 /* Sequential: legal, completes in EXEC whatever its operands, never
  * redirects (no jump, branch, MRET, ECALL, EBREAK, memory access or shift:
@@ -498,7 +509,6 @@ end
  */
 wire        csr_write   = funct3[1:0] == 2'b01 || rs1 != 5'd0;
 wire [31:0] csr_operand = funct3[2] ? {27'd0, rs1} : rs1_val;
-wire        csr_illegal = is_csr && csr_insn_illegal(csr_addr, funct3[1:0], rs1);
 reg  [31:0] csr_wdata;
 always @* begin
     case (funct3[1:0])
@@ -513,7 +523,7 @@ end
 wire irq_ext_pending   = irq_external && mie_meie_reg;
 wire irq_timer_pending = irq_timer && mie_mtie_reg;
 wire irq_take          = mstatus_mie_reg && (irq_ext_pending || irq_timer_pending);
-wire illegal           = !opcode_legal || csr_illegal;
+wire illegal           = illegal_reg;
 
 /* Synchronous exception (or interrupt) raised in EXEC, in priority order */
 reg        exec_trap;
@@ -634,6 +644,7 @@ always @(posedge clk) begin
         insn_reg <= ibus_rsp_rdata;
         ifault_reg <= ibus_rsp_err;
         seq_reg <= sequential(ibus_rsp_rdata) && !ibus_rsp_err;
+        illegal_reg <= insn_illegal(ibus_rsp_rdata);
     end
     if (mem_start) begin
         dreq_addr_reg <= sum[31:2];

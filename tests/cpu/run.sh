@@ -239,6 +239,7 @@ MUTANTS=(
     "no-misaligned-jalr-trap|(is_jalr \&\& sum[1])|(1'b0 \&\& sum[1])"
     "no-misaligned-branch-trap|(branch_odd \&\& odd_pass_reg \&\& odd_taken_reg);|1'b0;"
     "odd-branch-not-stalled|wire odd_stall   = in_exec \&\& branch_odd|wire odd_stall   = 1'b0 \&\& branch_odd"
+    "illegal-never-predecoded|illegal_reg <= insn_illegal(ibus_rsp_rdata);|illegal_reg <= 1'b0;"
     "traps-retire|wire retire    = exec_done|wire retire    = trap \|\| exec_done"
     "bltu-signed|        3'b110:  branch_cond = lt_u;       // BLTU|        3'b110:  branch_cond = lt_s;       // BLTU"
     "fast-fetch-ignores-irq|wire exec_fast   = in_exec \&\& seq_reg \&\& !irq_take;|wire exec_fast   = in_exec \&\& seq_reg;"
