@@ -327,10 +327,10 @@ function sequential;
     reg [6:0] op;
     begin
         op = w[6:0];
-        sequential = encoding_legal(w) &&
+        sequential = !insn_illegal(w) &&
                      (((op == OPC_OP_IMM || op == OPC_OP) && w[13:12] != 2'b01) ||
                       op == OPC_LUI || op == OPC_AUIPC || op == OPC_MISC_MEM || w == INSN_WFI ||
-                      (op == OPC_SYSTEM && w[13:12] != 2'b00 && !csr_insn_illegal(w[31:20], w[13:12], w[19:15])));
+                      (op == OPC_SYSTEM && w[13:12] != 2'b00));
     end
 endfunction
 

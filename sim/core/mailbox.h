@@ -81,9 +81,9 @@ struct MboxTiming {
     // about 1.5 M cycles. A command is bounded by its own size: REG_MR is
     // linear in the pages (about 87 500 cycles per MiB of 4 KiB pages,
     // docs/performance.md), so froce-perf's SEND receive region at 1 MiB
-    // messages and depth 16 (32 slots, 32 MiB) takes about 2.8 M; the limit
-    // leaves room for about 200 MiB (the driver waits 5 s, about 780 M cycles
-    // at 156.25 MHz).
+    // messages and depth 16 (32 slots, 32 MiB) outlasted a 2 M limit (by
+    // that rate, about 2.8 M); 20 M leaves room for about 200 MiB (the
+    // driver waits 5 s, about 780 M cycles at 156.25 MHz).
     uint64_t ready_cycles = 4000000;   // DEV_STATUS.READY, from start()
     uint64_t cmd_cycles = 20000000;    // DONE after CMD_DOORBELL
     // DONE is read from host memory every this many cycles: a command's
