@@ -17,7 +17,7 @@ the software step to unit vectors (column i = image of input bit i).
 
 Emitted macros (Verilog-2005 sized hex literals, usable in any context):
 
-  FROCE_CRC32_STEP_MASKS_<W>   for W = DATA_WIDTH in {32, 64, 128, 256, 512}
+  FROCE_CRC32_STEP_MASKS_<W>   for W = DATA_WIDTH in {8, 32, 64, 128, 256, 512}
       32 masks of (W+32) bits. Mask k sits in bits [k*(W+32) +: W+32] and
       out[k] = ^({data, crc_in} & mask_k), i.e. mask bit i selects
       {data, crc_in}[i] (crc_in in the low 32 bits). Each literal is written
@@ -54,7 +54,7 @@ import zlib
 
 POLY = 0xEDB88320
 MASK32 = 0xFFFFFFFF
-WIDTHS = (32, 64, 128, 256, 512)
+WIDTHS = (8, 32, 64, 128, 256, 512)
 UNSHIFT_COUNT = 6  # log2(512 / 8)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -39,7 +39,7 @@
  * ignored until rx_dv has been low once, so a frame already running is not
  * picked up half way.
  *
- * The FCS check runs froce_crc32_step (32-bit width, len = 1) over every byte
+ * The FCS check runs froce_crc32_step (byte width, one XOR tree per bit) over every byte
  * after the SFD, FCS included, from 0xFFFFFFFF; a correct frame leaves the
  * register at the residue 0xDEBB20E3.
  */
@@ -125,11 +125,11 @@ assign rx_runt = rx_runt_reg;
 assign rx_oversize = rx_oversize_reg;
 
 froce_crc32_step #(
-    .DATA_WIDTH(32)
+    .DATA_WIDTH(8)
 ) u_crc (
     .crc_in(crc_reg),
-    .data({24'd0, gmii_rxd}),
-    .len(3'd1),
+    .data(gmii_rxd),
+    .len(1'b1),
     .crc_out(crc_step)
 );
 

@@ -34,8 +34,8 @@
  *   s_axis_tuser is looked at on the tlast byte only.
  * Frames sent whole and not aborted are counted in tx_frames.
  *
- * The CRC is froce_crc32_step at its narrowest width (32 bits) over one
- * byte (len = 1); the register starts at 0xFFFFFFFF and the FCS is its
+ * The CRC is froce_crc32_step at its byte width (DATA_WIDTH 8: one XOR
+ * tree per bit, three LUT levels); the register starts at 0xFFFFFFFF and the FCS is its
  * complement.
  *
  * Two register stages: the state machine writes the next wire byte into
@@ -136,11 +136,11 @@ assign tx_aborted = tx_aborted_reg;
 assign tx_underrun = tx_underrun_reg;
 
 froce_crc32_step #(
-    .DATA_WIDTH(32)
+    .DATA_WIDTH(8)
 ) u_crc (
     .crc_in(crc_reg),
-    .data({24'd0, byte_data_reg}),
-    .len(3'd1),
+    .data(byte_data_reg),
+    .len(1'b1),
     .crc_out(crc_step)
 );
 

@@ -11,11 +11,11 @@
 #
 # Steps:
 #   1. scripts/gen_crc.py --check (checked-in matrices match the generator)
-#   2. verilator --lint-only -Wall: froce_crc32_step at 32..512, froce_ipv4_csum
+#   2. verilator --lint-only -Wall: froce_crc32_step at 8..512, froce_ipv4_csum
 #   3. an unsupported DATA_WIDTH must fail elaboration in Verilator, Icarus, Yosys
-#   4. Verilator C++ testbench at 32, 64, 128, 256, 512 (random beats x every
+#   4. Verilator C++ testbench at 8, 32, 64, 128, 256, 512 (random beats x every
 #      len vs. software CRC; ICRC of every CSV frame) + negative control
-#   5. Icarus testbenches: froce_crc32_step_tb at 32, 64, 512;
+#   5. Icarus testbenches: froce_crc32_step_tb at 8, 32, 64, 512;
 #      froce_ipv4_csum_tb on the CSV's IPv4 headers; + negative controls
 #   6. Yosys 0.23 synthesis of froce_crc32_step at 64 and 512 and of
 #      froce_ipv4_csum, with run time and cell count
@@ -78,7 +78,7 @@ section "1. generator check"
 python3 scripts/gen_crc.py --check
 
 section "2. lint (verilator --lint-only -Wall)"
-for w in 32 64 128 256 512; do
+for w in 8 32 64 128 256 512; do
     verilator --lint-only -Wall -I"$RTL" -GDATA_WIDTH="$w" "$RTL/froce_crc32_step.v"
     echo "lint froce_crc32_step DATA_WIDTH=$w: clean"
 done
@@ -106,7 +106,7 @@ grep -q froce_crc32_step_unsupported_DATA_WIDTH "$bad_log" || { cat "$bad_log"; 
 echo "yosys: rejected"
 
 section "4. Verilator C++ testbench (random beats, ICRC of $(($(wc -l <"$VECTORS") - 1)) CSV frames)"
-for w in 32 64 128 256 512; do
+for w in 8 32 64 128 256 512; do
     mdir="$BUILD/vl_w$w"
     verilator -Wall --cc --exe --build -j 2 \
         -I"$RTL" -GDATA_WIDTH="$w" --top-module froce_crc32_step \
@@ -119,7 +119,7 @@ done
 expect_fail "vl_w64_inject" "$BUILD/vl_w64/tb_crc32_step" "$VECTORS" --iters 10 --inject-error
 
 section "5. Icarus testbenches"
-for w in 32 64 512; do
+for w in 8 32 64 512; do
     iters=300
     [ "$w" -eq 512 ] && iters=20  # Icarus is slow at 512; Verilator covers it fully
     iverilog -g2005 -Wall -I"$RTL" -Pfroce_crc32_step_tb.DATA_WIDTH="$w" -Pfroce_crc32_step_tb.RANDOM_ITERS="$iters" \

@@ -61,6 +61,8 @@ static uint32_t sw_step(uint32_t r, const uint8_t* p, size_t n) {
 
 // ---------------------------------------------------------------- DUT access
 
+static inline void put_data(CData& d, const uint8_t* b) { d = b[0]; }
+
 static inline void put_data(IData& d, const uint8_t* b) {
     d = 0;
     for (unsigned i = 0; i < 4; i++) d |= static_cast<IData>(b[i]) << (8 * i);
