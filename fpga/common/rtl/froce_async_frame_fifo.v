@@ -188,13 +188,13 @@ froce_sync_bit #(.WIDTH(AW + 1), .STAGES(SYNC_STAGES)) u_rd_gray_sync (
     .clk(s_clk), .d(rd_gray_reg), .q(rd_gray_sync)
 );
 
-// Gray to binary: bit i is the xor of Gray bits AW..i
+// Gray to binary: bit i is the xor of Gray bits AW..i, each bit its own
+// XOR tree (written as a ripple through bit i+1, it maps to AW LUT levels)
 function [AW:0] gray2bin(input [AW:0] g);
     integer i;
     begin
-        gray2bin[AW] = g[AW];
-        for (i = AW - 1; i >= 0; i = i - 1)
-            gray2bin[i] = gray2bin[i + 1] ^ g[i];
+        for (i = 0; i <= AW; i = i + 1)
+            gray2bin[i] = ^(g >> i);
     end
 endfunction
 
