@@ -45,7 +45,7 @@
  * beat carries no byte (an empty packet) costs one cycle to drop that beat
  * after its last command; discarded beats of a longer packet take one cycle
  * each. s_axis_tready depends combinationally on m_axis_tready; s_cmd_ready
- * is !full of the command FIFO.
+ * is !full of the command FIFO (CMD_DEPTH entries and its output register).
  */
 module froce_axis_split #(
     parameter DATA_WIDTH = 64,                  // stream width in bits: 64, 128, 256 or 512
@@ -104,18 +104,21 @@ endgenerate
  * Command FIFO
  * ------------------------------------------------------------------------ */
 
-wire [32:0] cmd_head;
+// each entry carries its length's two compares (zero, fits one beat), and
+// the head sits in a register: the realigner's decisions start at flip-flops
+wire [34:0] cmd_head;
 wire cmd_empty, cmd_full;
 reg cmd_pop_c;
 wire [$clog2(CMD_DEPTH):0] unused_cmd_count;
 
 froce_fifo #(
-    .WIDTH(33),
-    .DEPTH(CMD_DEPTH)
+    .WIDTH(35),
+    .DEPTH(CMD_DEPTH),
+    .REG_OUT(1)
 ) cmd_fifo_inst (
     .clk(clk),
     .rst(rst),
-    .wr_data({s_cmd_last, s_cmd_len}),
+    .wr_data({s_cmd_last, s_cmd_len <= W_32, s_cmd_len == 32'd0, s_cmd_len}),
     .wr_en(s_cmd_valid),
     .rd_data(cmd_head),
     .rd_en(cmd_pop_c),
@@ -127,7 +130,9 @@ froce_fifo #(
 assign s_cmd_ready = !cmd_full;
 
 wire [31:0] cmd_len = cmd_head[31:0];
-wire cmd_last = cmd_head[32];
+wire cmd_zero = cmd_head[32];
+wire cmd_fits = cmd_head[33];
+wire cmd_last = cmd_head[34];
 
 /* ------------------------------------------------------------------------
  * Input beat: the tlast beat holds the bytes below its tkeep's lowest zero
@@ -166,6 +171,7 @@ reg drop_reg = 1'b0, drop_next;                     // discarding the rest of a 
 reg extra_reg = 1'b0, extra_next;                   // bytes were discarded
 reg started_reg = 1'b0, started_next;               // the head command has sent a beat
 reg [31:0] rem_reg = 32'd0, rem_next;               // its bytes still to send, when started
+reg rem_fits_reg = 1'b0, rem_fits_next;             // rem_reg <= W
 reg err_reg = 1'b0, err_next;
 
 reg ot_valid_reg = 1'b0, ot_valid_next;
@@ -181,8 +187,9 @@ reg [CW-1:0] left_p;
 wire ot_free = !ot_valid_reg || m_axis_tready;
 
 wire [31:0] rem = started_reg ? rem_reg : cmd_len;
-wire rem_zero = rem == 32'd0;
-wire fin_cmd = rem <= W_32;                         // this beat ends the piece
+// a started piece has bytes left (it would have finished otherwise)
+wire rem_zero = !started_reg && cmd_zero;
+wire fin_cmd = started_reg ? rem_fits_reg : cmd_fits;   // this beat ends the piece
 wire [CW-1:0] k = fin_cmd ? rem[CW-1:0] : W_C;      // bytes in this output beat
 wire [CW-1:0] avail_h = hlen_reg - off_reg;
 wire take = avail_h < k && !done_reg;               // this beat needs the next input beat
@@ -214,6 +221,7 @@ always @* begin
     extra_next = extra_reg;
     started_next = started_reg;
     rem_next = rem_reg;
+    rem_fits_next = rem_fits_reg;
     err_next = 1'b0;
     ot_valid_next = ot_valid_reg && !m_axis_tready;
     emit_c = 1'b0;
@@ -257,6 +265,7 @@ always @* begin
             end else begin
                 started_next = 1'b1;
                 rem_next = rem - W_32;
+                rem_fits_next = rem <= 2 * W_32;
             end
         end
         hlen_next = hlen_p;
@@ -290,6 +299,7 @@ always @(posedge clk) begin
     extra_reg <= extra_next;
     started_reg <= started_next;
     rem_reg <= rem_next;
+    rem_fits_reg <= rem_fits_next;
     err_reg <= err_next;
     ot_valid_reg <= ot_valid_next;
 
