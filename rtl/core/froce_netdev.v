@@ -473,11 +473,23 @@ reg [63:0] rx_buf_addr;
 reg [15:0] rx_len;
 reg rx_werr;
 
+// frames arrive straight from the RX packet buffer's block-RAM output: a
+// register slice in front of the ring's FIFO, whose drop and commit
+// decisions would otherwise start at the block RAM
+wire [DATA_WIDTH-1:0] rxs_tdata;
+wire [DATA_WIDTH/8-1:0] rxs_tkeep;
+wire rxs_tvalid, rxs_tready, rxs_tlast;
+froce_reg_slice #(.WIDTH(DATA_WIDTH + DATA_WIDTH / 8 + 1)) rx_slice (
+    .clk(clk), .rst(rst),
+    .s_data({s_net_tlast, s_net_tkeep, s_net_tdata}), .s_valid(s_net_tvalid), .s_ready(s_net_tready),
+    .m_data({rxs_tlast, rxs_tkeep, rxs_tdata}), .m_valid(rxs_tvalid), .m_ready(rxs_tready)
+);
+
 wire rxf_commit, rxf_drop;
 froce_frame_fifo #(.DATA_WIDTH(DATA_WIDTH), .DEPTH(DEPTH), .FRAMES(32), .DROP_FULL(1)) rx_fifo (
     .clk(clk), .rst(rst),
-    .s_axis_tdata(s_net_tdata), .s_axis_tkeep(s_net_tkeep), .s_axis_tvalid(s_net_tvalid),
-    .s_axis_tready(s_net_tready), .s_axis_tlast(s_net_tlast), .s_axis_tdrop(1'b0),
+    .s_axis_tdata(rxs_tdata), .s_axis_tkeep(rxs_tkeep), .s_axis_tvalid(rxs_tvalid),
+    .s_axis_tready(rxs_tready), .s_axis_tlast(rxs_tlast), .s_axis_tdrop(1'b0),
     .m_axis_tdata(rxf_tdata), .m_axis_tkeep(unused_rxf_tkeep), .m_axis_tvalid(rxf_tvalid),
     .m_axis_tready(rxf_tready), .m_axis_tlast(rxf_tlast),
     .m_len(rxf_len), .m_len_valid(rxf_len_valid),
