@@ -159,9 +159,12 @@ wire si_bad = si_head[0];
 
 wire [$clog2(REQ_DEPTH):0] unused_req_count, unused_si_count;
 
+// the W generator's head registered: its data path decisions (and the
+// s_axis_tready the writers see) start at flip-flops
 froce_fifo #(
     .WIDTH(RQW),
-    .DEPTH(REQ_DEPTH)
+    .DEPTH(REQ_DEPTH),
+    .REG_OUT(1)
 ) req_fifo_inst (
     .clk(clk),
     .rst(rst),
