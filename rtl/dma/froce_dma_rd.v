@@ -193,25 +193,38 @@ wire dbuf_pop;                                      // realigner takes a buffere
 wire r_fire = m_axi_rvalid && m_axi_rready;
 
 // The next burst of the piece in hand, worked out from sp_addr_reg and
-// sp_rem_reg in one cycle (five adders and compares in series) and issued
-// from registers (bp_*) in the next: one burst per two cycles at most, and
-// the burst's length, the buffer check and the descriptor handshake are
-// not in series with that arithmetic
+// sp_rem_reg in one cycle and issued from registers (bp_*) in the next: one
+// burst per two cycles at most, and the burst's length, the buffer check
+// and the descriptor handshake are not in series with that arithmetic.
+// Both outcomes are computed side by side and picked by sp_fits, so no more
+// than two adders are in series: a burst to the chunk boundary ends at the
+// chunk's last beat; a burst that fits spans (off + rem - 1) / W beats past
+// its first, off being the address's byte within its beat.
 reg bp_valid_reg = 1'b0;            // bp_* hold the next burst of sp_addr/sp_rem
 reg bp_fits_reg = 1'b0;             // it is the descriptor's last
 reg [CB:0] bp_bytes_reg = {(CB+1){1'b0}};
 reg [7:0] bp_len_reg = 8'd0;        // ARLEN
 reg [CW-1:0] bp_beats_reg = {CW{1'b0}};
-wire [CB:0] sp_room = CHUNK_C - {1'b0, sp_addr_reg[CB-1:0]};
-wire sp_fits = {1'b0, sp_rem_reg} <= {{(16-CB){1'b0}}, sp_room};
-wire [CB:0] sp_bytes = sp_fits ? sp_rem_reg[CB:0] : sp_room;
-wire [CB:0] sp_end = {1'b0, sp_addr_reg[CB-1:0]} + sp_bytes - 1'b1;
+localparam [31:0] CHUNK_BEATS = CHUNK / W, W_M1 = W - 1;
+localparam [16:0] CHUNK_17 = CHUNK[16:0];
+localparam [8:0] CHUNK_BEATS_9 = CHUNK_BEATS[8:0];
+localparam [16:0] W_M1_17 = W_M1[16:0];
+wire [KW-1:0] sp_off = sp_addr_reg[KW-1:0];
 wire [8:0] sp_first = {{(9-BIW){1'b0}}, sp_addr_reg[CB-1:KW]};
-wire [8:0] sp_lastb = {{(9-BIW){1'b0}}, sp_end[CB-1:KW]};
-wire [8:0] sp_len9 = sp_lastb - sp_first;          // ARLEN, < 256
-wire [8:0] sp_beats = sp_len9 + 9'd1;
+wire [16:0] sp_reach = {1'b0, sp_rem_reg} + {{(17-CB){1'b0}}, sp_addr_reg[CB-1:0]};
+wire sp_fits = sp_reach <= CHUNK_17;                // rem <= CHUNK - addr mod CHUNK
+wire [CB:0] sp_room = CHUNK_C - {1'b0, sp_addr_reg[CB-1:0]};
+wire [8:0] room_beats = CHUNK_BEATS_9 - sp_first;   // to the chunk boundary
+wire [16:0] fit_span = {1'b0, sp_rem_reg} + {{(17-KW){1'b0}}, sp_off};
+wire [16:0] fit_last = fit_span - 17'd1;            // rem >= 1 while active
+wire [16:0] fit_beats = fit_span + W_M1_17;
+wire [16:0] fit_last_b = fit_last >> KW;            // beats past the first
+wire [16:0] fit_beats_b = fit_beats >> KW;          // beats
+wire [CB:0] sp_bytes = sp_fits ? sp_rem_reg[CB:0] : sp_room;
+wire [8:0] sp_len9 = sp_fits ? fit_last_b[8:0] : room_beats - 9'd1;   // ARLEN, < 256
+wire [8:0] sp_beats = sp_fits ? fit_beats_b[8:0] : room_beats;
 wire [CW-1:0] sp_beats_c = {{(CW-9){1'b0}}, sp_beats};
-wire unused_sp = sp_len9[8] ^ sp_end[CB];
+wire unused_sp = ^{sp_len9[8], fit_last_b[16:9], fit_beats_b[16:9], fit_last[KW-1:0], fit_beats[KW-1:0]};
 
 wire ar_load = sp_active_reg && bp_valid_reg && (!arvalid_reg || m_axi_arready) && outst_reg != MAX_OUT_C &&
                resv_reg + bp_beats_reg <= BUF_C;
