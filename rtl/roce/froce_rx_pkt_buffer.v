@@ -123,6 +123,9 @@ reg overflow_reg = 1'b0;            // the packet being written did not fit
 // hdr_wr_ptr) wait for it. (One RAM with one read port: the bundles are
 // wide, and two FIFOs, pending and committed, each held a copy.) The
 // destination MAC the filter needs is kept apart with its own read port.
+// The bundles live in block RAM, read a cycle after their address (below;
+// a read colliding with a write is never used).
+(* ram_style = "block", no_rw_check *)
 reg [RW-1:0] hdr_ram [0:HDR_DEPTH-1];
 reg [1:0] hdr_dst_ram [0:HDR_DEPTH-1];   // {a netdev frame may pass, the port's MAC}
 reg [HDR_DEPTH-1:0] hdr_skip = 0;
@@ -223,10 +226,24 @@ always @(posedge clk) begin
     end
 end
 
-// the consumer's head: a skipped entry leaves by itself
+// the consumer's head: a skipped entry leaves by itself. The head's bundle
+// is read every cycle at hdr_rd_ptr into hdr_q_reg, so it is the head's
+// once the pointer has stood still for a cycle: one idle cycle after each
+// move. (The head entry is never being written: it was written before its
+// payload could end, two cycles before it can be the head, and its slot is
+// not reused while it is in the RAM.)
 wire hdr_head = hdr_rd_ptr != hdr_pend_ptr;
 wire hdr_head_skip = hdr_skip[hdr_rd_ptr[HAW-1:0]];
 wire hdr_take;
+wire hdr_pop = hdr_take || (hdr_head && hdr_head_skip);
+reg [RW-1:0] hdr_q_reg = {RW{1'b0}};
+reg hdr_moved_reg = 1'b0;
+always @(posedge clk) begin
+    hdr_q_reg <= hdr_ram[hdr_rd_ptr[HAW-1:0]];
+    hdr_moved_reg <= hdr_pop;
+    if (rst)
+        hdr_moved_reg <= 1'b0;
+end
 always @(posedge clk) begin
     if (s_hdr_valid && s_hdr_ready) begin
         hdr_ram[hdr_wr_ptr[HAW-1:0]] <= s_hdr;
@@ -237,7 +254,7 @@ always @(posedge clk) begin
         hdr_skip[hdr_pend_ptr[HAW-1:0]] <= !(commit && keep_roce);
         hdr_pend_ptr <= hdr_pend_ptr + 1'b1;
     end
-    if (hdr_take || (hdr_head && hdr_head_skip))
+    if (hdr_pop)
         hdr_rd_ptr <= hdr_rd_ptr + 1'b1;
     if (rst) begin
         hdr_wr_ptr <= 0;
@@ -337,8 +354,8 @@ assign m_net_tkeep = out_reg[DATA_WIDTH +: W];
 assign m_net_tlast = out_last;
 assign m_net_tvalid = out_valid_reg && out_net_reg;
 
-assign m_roce_hdr = hdr_ram[hdr_rd_ptr[HAW-1:0]];
-assign m_roce_hdr_valid = hdr_head && !hdr_head_skip;
+assign m_roce_hdr = hdr_q_reg;
+assign m_roce_hdr_valid = hdr_head && !hdr_head_skip && !hdr_moved_reg;
 
 assign hdr_take = m_roce_hdr_valid && m_roce_hdr_ready;
 wire roce_done = pkt_done && !out_net_reg;
