@@ -10,11 +10,20 @@
  * output register, so rd_data starts a timing path at a flip-flop and the
  * storage is read synchronously (block RAM); the output register counts as
  * one of the DEPTH + 1 entries the FIFO then holds.
+ *
+ * RAM_STYLE is the storage's ram_style for Yosys: "auto" lets it choose,
+ * "block" asks for block RAM (with REG_OUT = 1: the output register is the
+ * RAM's read register). An entry is never read while it is being written
+ * (the head of a non-empty FIFO; a full FIFO takes no write), so the RAM
+ * needs no read-during-write logic.
  */
 module froce_fifo #(
     parameter WIDTH = 8,        // bits per entry
     parameter DEPTH = 16,       // entries of storage, a power of two >= 2
-    parameter REG_OUT = 0       // 1: registered head entry (see above)
+    parameter REG_OUT = 0,      // 1: registered head entry (see above)
+    /* verilator lint_off UNUSEDPARAM */
+    parameter RAM_STYLE = "auto"    // storage hint for synthesis (see above)
+    /* verilator lint_on UNUSEDPARAM */
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -42,6 +51,7 @@ initial begin
     end
 end
 
+(* ram_style = RAM_STYLE, no_rw_check *)
 reg [WIDTH-1:0] mem [0:DEPTH-1];
 reg [AW:0] wr_ptr_reg = 0;
 reg [AW:0] rd_ptr_reg = 0;

@@ -600,28 +600,52 @@ wire [BW-1:0] k_end_beat = icrc_end_m1[PW-1:KW];
 wire [KW:0] k_end_len = {1'b0, icrc_end_m1[KW-1:0]} + 1'b1;   // bytes of the end beat, 1..W
 wire [KW-1:0] k_pad = ~icrc_end_m1[KW-1:0];                   // zero bytes after them, W - len
 
-// Header FIFO entry: the bundle and what stage 2 needs besides it
+// Header FIFO entry: the bundle and what stage 2 needs besides it, in two
+// FIFOs that move together: the bundle in block RAM (its output goes only
+// to hdr_reg), the frame constants stage A decides on (with the bundle's
+// kind and VLAN flag) in a small registered one
 localparam MW = 4 + KW + 3 * BW + 1 + W + (KW + 1) + KW;
-localparam HFW = MW + RW;
-wire [HFW-1:0] hfifo_wr = {d1_verdict, d1_pay_off_reg[KW-1:0], k_pay_first, k_pay_last,
-                           d1_pay_len_reg != 16'd0, k_final_keep, k_end_beat, k_end_len,
-                           k_pad, d1_rhdr};
-wire [HFW-1:0] hfifo_rd;
+localparam KFW = MW + 4;
+wire [KFW-1:0] kfifo_wr = {d1_rhdr[`FROCE_RHDR_VLAN_EN_LSB], d1_rhdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W],
+                           d1_verdict, d1_pay_off_reg[KW-1:0], k_pay_first, k_pay_last,
+                           d1_pay_len_reg != 16'd0, k_final_keep, k_end_beat, k_end_len, k_pad};
+wire [KFW-1:0] kfifo_rd;
+wire [RW-1:0] f_rhdr;
+wire hfifo_pop = a_take && cur_last;
+wire [$clog2(HFIFO_DEPTH):0] unused_rfifo_count;
+wire unused_rfifo_empty, unused_rfifo_full;
 
 froce_fifo #(
-    .WIDTH(HFW),
+    .WIDTH(KFW),
     .DEPTH(HFIFO_DEPTH),
     .REG_OUT(1)
 ) u_hfifo (
     .clk(clk),
     .rst(rst),
-    .wr_data(hfifo_wr),
+    .wr_data(kfifo_wr),
     .wr_en(d1_valid_reg),
-    .rd_data(hfifo_rd),
-    .rd_en(a_take && cur_last),
+    .rd_data(kfifo_rd),
+    .rd_en(hfifo_pop),
     .count(hfifo_count),
     .empty(hfifo_empty),
     .full(unused_hfifo_full)
+);
+
+froce_fifo #(
+    .WIDTH(RW),
+    .DEPTH(HFIFO_DEPTH),
+    .REG_OUT(1),
+    .RAM_STYLE("block")
+) u_rhdr_fifo (
+    .clk(clk),
+    .rst(rst),
+    .wr_data(d1_rhdr),
+    .wr_en(d1_valid_reg),
+    .rd_data(f_rhdr),
+    .rd_en(hfifo_pop),
+    .count(unused_rfifo_count),
+    .empty(unused_rfifo_empty),
+    .full(unused_rfifo_full)
 );
 
 /* ------------------------------------------------------------------------
@@ -632,19 +656,18 @@ froce_fifo #(
  *   C  the verdict (CRC residue check), the output register
  * ------------------------------------------------------------------------ */
 
-wire [RW-1:0] f_rhdr = hfifo_rd[RW-1:0];
-localparam FO = RW;                             // offsets of the constants in the entry
-wire [KW-1:0] f_pad = hfifo_rd[FO +: KW];
-wire [KW:0] f_end_len = hfifo_rd[FO+KW +: KW+1];
-wire [BW-1:0] f_end_beat = hfifo_rd[FO+2*KW+1 +: BW];
-wire [W-1:0] f_final_keep = hfifo_rd[FO+2*KW+1+BW +: W];
-wire f_pay_any = hfifo_rd[FO+2*KW+1+BW+W];
-wire [BW-1:0] f_pay_last = hfifo_rd[FO+2*KW+2+BW+W +: BW];
-wire [BW-1:0] f_pay_first = hfifo_rd[FO+2*KW+2+2*BW+W +: BW];
-wire [KW-1:0] f_shift = hfifo_rd[FO+2*KW+2+3*BW+W +: KW];
-wire [3:0] f_verdict = hfifo_rd[FO+3*KW+2+3*BW+W +: 4];
-wire [2:0] f_kind = f_rhdr[`FROCE_RHDR_KIND_LSB +: `FROCE_RHDR_KIND_W];
-wire f_vlan = f_rhdr[`FROCE_RHDR_VLAN_EN_LSB];
+localparam FO = 0;                              // where the constants start in kfifo_rd
+wire [KW-1:0] f_pad = kfifo_rd[FO +: KW];
+wire [KW:0] f_end_len = kfifo_rd[FO+KW +: KW+1];
+wire [BW-1:0] f_end_beat = kfifo_rd[FO+2*KW+1 +: BW];
+wire [W-1:0] f_final_keep = kfifo_rd[FO+2*KW+1+BW +: W];
+wire f_pay_any = kfifo_rd[FO+2*KW+1+BW+W];
+wire [BW-1:0] f_pay_last = kfifo_rd[FO+2*KW+2+BW+W +: BW];
+wire [BW-1:0] f_pay_first = kfifo_rd[FO+2*KW+2+2*BW+W +: BW];
+wire [KW-1:0] f_shift = kfifo_rd[FO+2*KW+2+3*BW+W +: KW];
+wire [3:0] f_verdict = kfifo_rd[FO+3*KW+2+3*BW+W +: 4];
+wire [2:0] f_kind = kfifo_rd[MW +: 3];
+wire f_vlan = kfifo_rd[MW+3];
 wire f_pass = f_verdict == `FROCE_VERDICT_NOT_ROCE;
 wire f_ok = f_verdict == `FROCE_VERDICT_OK;
 
