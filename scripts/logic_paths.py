@@ -186,8 +186,9 @@ def report(nl, n_paths, n_groups, out=sys.stdout):
         print(f"{t:6.2f} ns, {len(bits)} nets: to {cn}.{p} (clock {nl.clock(cn)})", file=out)
         for x in bits:
             dc = nl.driver.get(x, ("?", "?"))[0]
-            typ = nl.cells[dc]["type"] if dc in nl.cells else "?"
-            print(f"  {nl.arrival[x][0]:6.2f}  {typ:15s} {nl.src(dc)[:60]:60s} {nl.names.get(x, '?')[:70]}",
+            # (a path of a block synthesised alone may start at its input port)
+            typ = nl.cells[dc]["type"] if dc in nl.cells else "input"
+            print(f"  {nl.at(x):6.2f}  {typ:15s} {nl.src(dc)[:60]:60s} {nl.names.get(x, '?')[:70]}",
                   file=out)
     groups = {}
     for t, cn, p, b in ends:

@@ -531,6 +531,9 @@ localparam [5:0]
     R_AWAIT = 6'd31, R_AWRITE = 6'd32, R_ADUP = 6'd33, R_RPROC = 6'd34, R_RDROP = 6'd35,
     R_WQE_GET = 6'd36, R_WQE_OK = 6'd37, R_RCAP = 6'd38, R_AACK = 6'd39, R_AACK_SEG = 6'd40,
     R_AACKW = 6'd41, R_RDONE = 6'd42;
+// one-hot: every "state ==" in the decisions is a flip-flop, not a decode
+// (Yosys judged by itself that the rx engine's would not benefit)
+(* fsm_encoding = "one-hot" *)
 reg [5:0] state;
 
 reg [23:0] epsn_reg, msn_reg;

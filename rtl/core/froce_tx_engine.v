@@ -449,6 +449,8 @@ localparam [4:0]
     S_DONE = 5'd13, S_ERR = 5'd14, S_RESP = 5'd15, S_DRAIN = 5'd16,
     S_RW = 5'd17, S_SKIP = 5'd18, S_UD_CQE = 5'd19, S_ACK_CTX = 5'd20, S_ACK_HDR = 5'd21,
     S_JOB_CTX = 5'd22;
+// one-hot: every "state ==" in the decisions is a flip-flop, not a decode
+(* fsm_encoding = "one-hot" *)
 reg [4:0] state;
 
 // an ACK/NAK/atomic ACK taken from the responder, while its QP's context loads
