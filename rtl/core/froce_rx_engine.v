@@ -544,6 +544,11 @@ reg [31:0] wr_left_reg;
 reg [31:0] wr_total_reg;
 reg [31:0] off_reg;                 // message offset (SEND)
 reg [31:0] sge_off_reg;
+// R_SEEK takes two cycles per SGE: the SGE's end (sge_off_reg + its length)
+// into seek_end_reg, then the compare with off_reg (the bank read, the adder
+// and the compare were one path)
+reg seek_phase_reg;
+reg [31:0] seek_end_reg;
 reg [12:0] pleft_reg;
 reg [32:0] cap_reg;
 reg bad_reg;
@@ -1416,8 +1421,11 @@ always @(posedge clk) begin
     R_SEEK: begin
         // find the SGE holding message offset off_reg (the capacity check
         // guarantees there is one); sge_off_reg = where SGE sge_i starts
-        if (sge_off_reg + sge_len <= off_reg) begin
-            sge_off_reg <= sge_off_reg + sge_len;
+        seek_phase_reg <= !seek_phase_reg;
+        if (!seek_phase_reg) begin
+            seek_end_reg <= sge_off_reg + sge_len;
+        end else if (seek_end_reg <= off_reg) begin
+            sge_off_reg <= seek_end_reg;
             sge_i <= sge_i + 1'b1;
             sge_seg_reg <= sge_seg_reg + 1'b1;
         end else begin
@@ -1949,6 +1957,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         state <= R_IDLE;
+        seek_phase_reg <= 1'b0;
         m_qpev_valid <= 1'b0;
         m_xl_valid <= 1'b0;
         m_resp_valid <= 1'b0;
