@@ -581,24 +581,34 @@ end
 // Ethernet TX frame mux: tx_builder (0) and the TX FIFO (1)
 // ---------------------------------------------------------------------------
 
+// The mux's output goes through a register slice: the TX FIFO's beats come
+// from block RAM, and the MAC's FIFO (a clock crossing on the boards)
+// decides on them
 reg mux_lock, mux_sel, mux_prio;
 wire mux_pick = (s_roce_tvalid && txf_tvalid) ? mux_prio : txf_tvalid;
 wire mux_cur = mux_lock ? mux_sel : mux_pick;
-assign m_eth_tdata = mux_cur ? txf_tdata : s_roce_tdata;
-assign m_eth_tkeep = mux_cur ? txf_tkeep : s_roce_tkeep;
-assign m_eth_tlast = mux_cur ? txf_tlast : s_roce_tlast;
-assign m_eth_tvalid = mux_cur ? txf_tvalid : s_roce_tvalid;
-assign s_roce_tready = !mux_cur && m_eth_tready;
-assign txf_tready = mux_cur && m_eth_tready;
-wire mux_fire = m_eth_tvalid && m_eth_tready;
+wire [DATA_WIDTH-1:0] mux_tdata = mux_cur ? txf_tdata : s_roce_tdata;
+wire [DATA_WIDTH/8-1:0] mux_tkeep = mux_cur ? txf_tkeep : s_roce_tkeep;
+wire mux_tlast = mux_cur ? txf_tlast : s_roce_tlast;
+wire mux_tvalid = mux_cur ? txf_tvalid : s_roce_tvalid;
+wire mux_tready;
+assign s_roce_tready = !mux_cur && mux_tready;
+assign txf_tready = mux_cur && mux_tready;
+wire mux_fire = mux_tvalid && mux_tready;
+
+froce_reg_slice #(.WIDTH(DATA_WIDTH + DATA_WIDTH / 8 + 1)) tx_slice (
+    .clk(clk), .rst(rst),
+    .s_data({mux_tlast, mux_tkeep, mux_tdata}), .s_valid(mux_tvalid), .s_ready(mux_tready),
+    .m_data({m_eth_tlast, m_eth_tkeep, m_eth_tdata}), .m_valid(m_eth_tvalid), .m_ready(m_eth_tready)
+);
 
 always @(posedge clk) begin
     // the grant is taken with a frame's first beat presented, held to its tlast
-    if (!mux_lock && m_eth_tvalid) begin
+    if (!mux_lock && mux_tvalid) begin
         mux_lock <= 1'b1;
         mux_sel <= mux_pick;
     end
-    if (mux_fire && m_eth_tlast) begin
+    if (mux_fire && mux_tlast) begin
         mux_lock <= 1'b0;
         mux_prio <= !mux_cur;
     end
@@ -614,7 +624,7 @@ end
 // ---------------------------------------------------------------------------
 
 // increments of froce_core's counters (froce_counters), this cycle
-assign inc_tx_pkts = mux_fire && m_eth_tlast && mux_cur;
+assign inc_tx_pkts = mux_fire && mux_tlast && mux_cur;
 assign inc_rx_pkts = rx_complete && !rx_werr;
 // RX drops: at the FIFO (full) and in the ring (no descriptor, too long)
 assign inc_rx_dropped = {1'b0, rxf_drop} + {1'b0, rx_drop_done};
