@@ -347,12 +347,26 @@ wire [15:0] p_sport = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_UDP_SPORT_LSB +: 16] : 
 wire [7:0] p_sgid = c_ud ? wqe[UD_B + `FROCE_WQE_UD_AV_SGID_INDEX_LSB +: 8] : c_sgid;
 wire [GID_BITS-1:0] gid = gid_ram[p_sgid[GW-1:0]];
 
-wire op_send = w_op == `FROCE_WQE_OP_SEND || w_op == `FROCE_WQE_OP_SEND_WITH_IMM;
-wire op_write = w_op == `FROCE_WQE_OP_RDMA_WRITE || w_op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM;
-wire op_imm = w_op == `FROCE_WQE_OP_SEND_WITH_IMM || w_op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM;
-wire op_read = w_op == `FROCE_WQE_OP_RDMA_READ;
-wire op_cswap = w_op == `FROCE_WQE_OP_ATOMIC_CMP_SWP;
-wire op_atomic = op_cswap || w_op == `FROCE_WQE_OP_ATOMIC_FETCH_ADD;
+// the opcode's classes, decoded as the WQE's first beat is written (every
+// use of them starts at a flip-flop); they always match w_op
+function [5:0] op_class;        // {cswap, atomic, read, imm, write, send}
+    input [7:0] op;
+    begin
+        op_class[0] = op == `FROCE_WQE_OP_SEND || op == `FROCE_WQE_OP_SEND_WITH_IMM;
+        op_class[1] = op == `FROCE_WQE_OP_RDMA_WRITE || op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM;
+        op_class[2] = op == `FROCE_WQE_OP_SEND_WITH_IMM || op == `FROCE_WQE_OP_RDMA_WRITE_WITH_IMM;
+        op_class[3] = op == `FROCE_WQE_OP_RDMA_READ;
+        op_class[4] = op == `FROCE_WQE_OP_ATOMIC_CMP_SWP || op == `FROCE_WQE_OP_ATOMIC_FETCH_ADD;
+        op_class[5] = op == `FROCE_WQE_OP_ATOMIC_CMP_SWP;
+    end
+endfunction
+reg [5:0] w_class_reg = 6'd0;
+wire op_send = w_class_reg[0];
+wire op_write = w_class_reg[1];
+wire op_imm = w_class_reg[2];
+wire op_read = w_class_reg[3];
+wire op_atomic = w_class_reg[4];
+wire op_cswap = w_class_reg[5];
 wire op_rd_atomic = op_read || op_atomic;
 // control segment, then raddr (WRITE, READ) or the 32-byte atomic segment
 // (a datagram: control and the 48-byte UD segment)
@@ -1319,6 +1333,8 @@ always @(posedge clk) begin
         for (k = 0; k < WQE_HEAD_BEATS; k = k + 1)
             if (wqe_beats == k[WB_W-1:0])
                 wqe[k * DATA_WIDTH +: DATA_WIDTH] <= s_rd_tdata;
+        if (wqe_beats == {WB_W{1'b0}})
+            w_class_reg <= op_class(s_rd_tdata[`FROCE_WQE_CTRL_OPCODE_LSB +: 8]);
         wqe_beats <= wqe_beats + 1'b1;
     end
 
