@@ -412,7 +412,6 @@ endfunction
 // ---------------------------------------------------------------------------
 
 reg [`FROCE_RHDR_W-1:0] h;
-wire [7:0] h_op = h[`FROCE_RHDR_OPCODE_LSB +: 8];
 wire [23:0] h_dqpn = h[`FROCE_RHDR_DQPN_LSB +: 24];
 wire [23:0] h_psn = h[`FROCE_RHDR_PSN_LSB +: 24];
 wire h_ackreq = h[`FROCE_RHDR_ACKREQ_LSB];
@@ -436,34 +435,75 @@ wire [31:0] h_qkey = h[EXT-`FROCE_DETH_QKEY_OFF -: 32];
 wire [23:0] h_src_qpn = h[EXT-`FROCE_DETH_SQPN_OFF -: 24];
 
 // opcode classes (RC only for now)
-wire op_send_first = h_op == `FROCE_OP_RC_SEND_FIRST;
-wire op_send_mid = h_op == `FROCE_OP_RC_SEND_MIDDLE;
-wire op_send_last = h_op == `FROCE_OP_RC_SEND_LAST || h_op == `FROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE;
-wire op_send_only = h_op == `FROCE_OP_RC_SEND_ONLY || h_op == `FROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE;
-wire op_wr_first = h_op == `FROCE_OP_RC_RDMA_WRITE_FIRST;
-wire op_wr_mid = h_op == `FROCE_OP_RC_RDMA_WRITE_MIDDLE;
-wire op_wr_last = h_op == `FROCE_OP_RC_RDMA_WRITE_LAST || h_op == `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE;
-wire op_wr_only = h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY || h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
-// UD SEND: a whole datagram in one packet
-wire op_ud = h_op == `FROCE_OP_UD_SEND_ONLY || h_op == `FROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE;
-wire op_imm = h_op == `FROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE || h_op == `FROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE ||
-              h_op == `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE || h_op == `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE ||
-              h_op == `FROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE;
-wire op_send = op_send_first || op_send_mid || op_send_last || op_send_only;
-wire op_write = op_wr_first || op_wr_mid || op_wr_last || op_wr_only;
-wire op_read_req = h_op == `FROCE_OP_RC_RDMA_READ_REQUEST;
-wire op_cswap = h_op == `FROCE_OP_RC_COMPARE_SWAP;
-wire op_atomic = op_cswap || h_op == `FROCE_OP_RC_FETCH_ADD;
-wire op_rresp_first = h_op == `FROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
-wire op_rresp_mid = h_op == `FROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
-wire op_rresp_last = h_op == `FROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
-wire op_rresp_only = h_op == `FROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
-wire op_aack = h_op == `FROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
-wire op_response = op_rresp_first || op_rresp_mid || op_rresp_last || op_rresp_only || op_aack;
-wire op_request = op_send || op_write || op_read_req || op_atomic;
-wire op_ack = h_op == `FROCE_OP_RC_ACKNOWLEDGE;
-wire op_starts = op_send_first || op_send_only || op_wr_first || op_wr_only || op_read_req || op_atomic || op_ud;
-wire op_ends = op_send_last || op_send_only || op_wr_last || op_wr_only || op_read_req || op_atomic || op_ud;
+// decoded from the bundle's opcode as it is taken into h, so every use
+// starts at a flip-flop; they always match h_op
+localparam OPC_W = 27;
+function [OPC_W-1:0] rx_op_class;
+    input [7:0] op;
+    reg send_first, send_mid, send_last, send_only, wr_first, wr_mid, wr_last, wr_only;
+    reg ud, imm, read_req, cswap, atomic, rresp_first, rresp_mid, rresp_last, rresp_only, aack, ack;
+    begin
+        send_first = op == `FROCE_OP_RC_SEND_FIRST;
+        send_mid = op == `FROCE_OP_RC_SEND_MIDDLE;
+        send_last = op == `FROCE_OP_RC_SEND_LAST || op == `FROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE;
+        send_only = op == `FROCE_OP_RC_SEND_ONLY || op == `FROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE;
+        wr_first = op == `FROCE_OP_RC_RDMA_WRITE_FIRST;
+        wr_mid = op == `FROCE_OP_RC_RDMA_WRITE_MIDDLE;
+        wr_last = op == `FROCE_OP_RC_RDMA_WRITE_LAST || op == `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE;
+        wr_only = op == `FROCE_OP_RC_RDMA_WRITE_ONLY || op == `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+        ud = op == `FROCE_OP_UD_SEND_ONLY || op == `FROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE;
+        imm = op == `FROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE || op == `FROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE ||
+              op == `FROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE || op == `FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE ||
+              op == `FROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE;
+        read_req = op == `FROCE_OP_RC_RDMA_READ_REQUEST;
+        cswap = op == `FROCE_OP_RC_COMPARE_SWAP;
+        atomic = cswap || op == `FROCE_OP_RC_FETCH_ADD;
+        rresp_first = op == `FROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
+        rresp_mid = op == `FROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+        rresp_last = op == `FROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
+        rresp_only = op == `FROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
+        aack = op == `FROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
+        ack = op == `FROCE_OP_RC_ACKNOWLEDGE;
+        rx_op_class = {
+            send_first || send_mid || send_last || send_only,                               // 26 send
+            wr_first || wr_mid || wr_last || wr_only,                                       // 25 write
+            rresp_first || rresp_mid || rresp_last || rresp_only || aack,                   // 24 response
+            send_first || send_mid || send_last || send_only || wr_first || wr_mid ||
+                wr_last || wr_only || read_req || atomic,                                   // 23 request
+            send_first || send_only || wr_first || wr_only || read_req || atomic || ud,     // 22 starts
+            send_last || send_only || wr_last || wr_only || read_req || atomic || ud,       // 21 ends
+            ack, aack, rresp_only, rresp_last, rresp_mid, rresp_first,                      // 20..15
+            atomic, cswap, read_req, imm, ud,                                               // 14..10
+            wr_only, wr_last, wr_mid, wr_first,                                             // 9..6
+            send_only, send_last, send_mid, send_first,                                     // 5..2
+            2'b00};
+    end
+endfunction
+reg [OPC_W-1:0] h_class_reg = {OPC_W{1'b0}};
+wire op_send_first = h_class_reg[2];
+wire op_send_only = h_class_reg[5];
+wire op_wr_first = h_class_reg[6];
+wire op_wr_mid = h_class_reg[7];
+wire op_wr_last = h_class_reg[8];
+wire op_wr_only = h_class_reg[9];
+wire op_ud = h_class_reg[10];
+wire op_imm = h_class_reg[11];
+wire op_read_req = h_class_reg[12];
+wire op_cswap = h_class_reg[13];
+wire op_atomic = h_class_reg[14];
+wire op_rresp_first = h_class_reg[15];
+wire op_rresp_mid = h_class_reg[16];
+wire op_rresp_last = h_class_reg[17];
+wire op_rresp_only = h_class_reg[18];
+wire op_aack = h_class_reg[19];
+wire op_ack = h_class_reg[20];
+wire op_ends = h_class_reg[21];
+wire op_starts = h_class_reg[22];
+wire op_request = h_class_reg[23];
+wire op_response = h_class_reg[24];
+wire op_write = h_class_reg[25];
+wire op_send = h_class_reg[26];
+wire [3:0] unused_h_class = {h_class_reg[4:3], h_class_reg[1:0]};   // mid, last: only in the sums
 wire needs_rqe = op_send || op_ud || (op_imm && op_write);
 // ImmDt follows DETH (UD) or RETH (WRITE ONLY) when the packet has one
 wire [31:0] h_imm = op_ud ? h[EXT_IMM_DETH-`FROCE_IMMDT_IMM_OFF -: 32] :
@@ -955,6 +995,7 @@ always @(posedge clk) begin
         end else if (s_hdr_valid && !(scan_turn && !m_rw_valid)) begin
             scan_turn <= 1'b1;
             h <= s_hdr;
+            h_class_reg <= rx_op_class(s_hdr[`FROCE_RHDR_OPCODE_LSB +: 8]);
             q_reg <= s_hdr[`FROCE_RHDR_DQPN_LSB +: QW];
             pay_done_reg <= 1'b0;
             pay_split_reg <= 1'b0;
