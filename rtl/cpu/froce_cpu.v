@@ -344,6 +344,9 @@ wire [31:0] op_b = (is_op || is_branch) ? rs2_val : is_store ? imm_s : imm_i;
 
 /* ADD/ADDI, load/store addresses and the JALR target share this adder */
 wire [31:0] sum = rs1_val + op_b;
+/* its two low bits again, in plain logic: the alignment checks (trap and
+ * retire decisions) then do not start with the adder's carry cell */
+wire [1:0] sum_lo = {rs1_val[1] ^ op_b[1] ^ (rs1_val[0] & op_b[0]), rs1_val[0] ^ op_b[0]};
 /* SUB, SLT[I][U] and branch comparisons */
 wire [32:0] diff = {1'b0, rs1_val} - {1'b0, op_b};
 wire        lt_u = diff[32];
@@ -412,12 +415,12 @@ wire [31:0] jump_addr = is_jalr ? {sum[31:1], 1'b0} : pc_rel;
 wire        branch_odd = is_branch && imm_b[1];
 reg         odd_pass_reg;          // EXEC's second cycle of such a branch
 reg         odd_taken_reg;         // branch_cond of its first
-wire        jump_misaligned = (is_jal && imm_j[1]) || (is_jalr && sum[1]) ||
+wire        jump_misaligned = (is_jal && imm_j[1]) || (is_jalr && sum_lo[1]) ||
                               (branch_odd && odd_pass_reg && odd_taken_reg);
 
 // ---------------------------------------------------------------- loads and stores
 
-wire [1:0] mem_off = sum[1:0];
+wire [1:0] mem_off = sum_lo;
 wire [1:0] mem_size = funct3[1:0];                   // 00 byte, 01 half, 10 word
 wire       mem_misaligned = (mem_size == 2'b01 && mem_off[0]) || (mem_size == 2'b10 && mem_off != 2'b00);
 

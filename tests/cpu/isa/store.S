@@ -2,7 +2,8 @@
 # Stores SB SH SW: every byte offset for bytes, both halfword offsets, only
 # the addressed bytes change (the word is read back whole and its
 # neighbours are checked), only the low bits of rs2 are stored, negative
-# offsets, x0 as the data register, read-after-write with other sizes.
+# offsets, an odd base with an odd offset, x0 as the data register,
+# read-after-write with other sizes.
 #include "test_macros.h"
 
 RVTEST_CODE_BEGIN
@@ -34,6 +35,12 @@ RVTEST_CODE_BEGIN
         TEST_CASE(16, x14, 0x00000004, la x1, tdat; li x2, 0x01020304; sw x2, 0(x1); lbu x14, 0(x1))
         TEST_CASE(17, x14, 0x00000001, la x1, tdat; li x2, 0x01020304; sw x2, 0(x1); lbu x14, 3(x1))
         TEST_CASE(18, x14, 0x00000102, la x1, tdat; li x2, 0x01020304; sw x2, 0(x1); lhu x14, 2(x1))
+
+        /* an odd base and an odd offset: the address's low bits carry */
+        TEST_CASE(20, x14, 0xaa12ccdd, la x1, tdat + 1; li x2, 0xaabbccdd; sw x2, -1(x1); li x2, 0x12; sb x2, 1(x1); lw x14, -1(x1))
+        TEST_CASE(21, x14, 0x1234ccdd, la x1, tdat + 1; li x2, 0xaabbccdd; sw x2, -1(x1); li x2, 0x1234; sh x2, 1(x1); lw x14, -1(x1))
+        TEST_CASE(22, x14, 0x000000bb, la x1, tdat + 1; li x2, 0xaabbccdd; sw x2, -1(x1); lbu x14, 1(x1))
+        TEST_CASE(23, x14, 0xffffaabb, la x1, tdat + 1; li x2, 0xaabbccdd; sw x2, -1(x1); lh x14, 1(x1))
 
         /* stores in a loop, then a checksum of what landed */
 test_19: li TESTNUM, 19
