@@ -1014,9 +1014,9 @@ froce_rx_engine #(.DATA_WIDTH(DATA_WIDTH), .NUM_QPS(NUM_QPS), .OUTSTANDING(OUTST
 // Scatter: splitter commands and the ordered write-descriptor queue
 // ---------------------------------------------------------------------------
 
-wire [DATA_WIDTH-1:0] sp_tdata;
+wire [DATA_WIDTH-1:0] sp_tdata, spl_tdata;
 wire [W-1:0] unused_sp_tkeep;
-wire sp_tvalid, sp_tready, sp_tlast;
+wire sp_tvalid, sp_tready, sp_tlast, spl_tvalid, spl_tready, spl_tlast;
 wire split_cmd_ready, split_err;
 
 // a UD datagram's payload gets the 40-byte GRH area in front of it
@@ -1040,8 +1040,16 @@ froce_axis_split #(.DATA_WIDTH(DATA_WIDTH), .CMD_DEPTH(16)) splitter (
     .s_axis_tready(g_tready), .s_axis_tlast(g_tlast),
     .s_cmd_len({16'd0, scat_len}), .s_cmd_last(scat_last), .s_cmd_valid(scat_valid && scat_ready),
     .s_cmd_ready(split_cmd_ready),
-    .m_axis_tdata(sp_tdata), .m_axis_tkeep(unused_sp_tkeep), .m_axis_tvalid(sp_tvalid),
-    .m_axis_tready(sp_tready), .m_axis_tlast(sp_tlast), .err_mismatch(split_err)
+    .m_axis_tdata(spl_tdata), .m_axis_tkeep(unused_sp_tkeep), .m_axis_tvalid(spl_tvalid),
+    .m_axis_tready(spl_tready), .m_axis_tlast(spl_tlast), .err_mismatch(split_err)
+);
+// the pieces reach the write queue through a register slice: the DMA write
+// channel's ready would otherwise run through the queue, the splitter and
+// the GRH prepend's packer in one cycle
+froce_reg_slice #(.WIDTH(DATA_WIDTH + 1)) split_slice (
+    .clk(clk), .rst(crst),
+    .s_data({spl_tlast, spl_tdata}), .s_valid(spl_tvalid), .s_ready(spl_tready),
+    .m_data({sp_tlast, sp_tdata}), .m_valid(sp_tvalid), .m_ready(sp_tready)
 );
 
 // one queue of write descriptors in the order they were made (scatter
