@@ -506,6 +506,11 @@ wire [23:0] skip_want = resume_reg - psn_reg;
 wire skip_all = skip_want >= pkts_left;
 wire [32:0] skip_bytes = {9'd0, skip_want} << mtu_shift;    // (< remain_reg when !skip_all)
 reg [32:0] skip_left_reg;       // bytes the gather cursor still has to pass over
+// S_SKIP takes two cycles per SGE: the bytes left in the SGE (its length,
+// read from the WQE bank, less the cursor) into skip_room_reg, then the
+// compare with skip_left_reg
+reg skip_phase_reg;
+reg [32:0] skip_room_reg;
 wire [23:0] rw_before_resume = rw_psn_reg - resume_ram[q_reg];  // < 0 (serial): rewind before the resume point
 // Payload bytes handed to the builder (headers accepted) and not yet taken
 // from the payload sources: the engine stays this little ahead of the wire,
@@ -1154,13 +1159,16 @@ always @(posedge clk) begin
         end
     end
     S_SKIP: begin
-        // the gather cursor passes over the skipped bytes, an SGE per cycle
-        if ({1'b0, sge_len - sge_off_reg} >= skip_left_reg) begin
+        // the gather cursor passes over the skipped bytes, an SGE per two cycles
+        skip_phase_reg <= !skip_phase_reg;
+        if (!skip_phase_reg) begin
+            skip_room_reg <= {1'b0, sge_len - sge_off_reg};
+        end else if (skip_room_reg >= skip_left_reg) begin
             sge_off_reg <= sge_off_reg + skip_left_reg[31:0];
             skip_left_reg <= 33'd0;
             state <= S_HDR;
         end else begin
-            skip_left_reg <= skip_left_reg - {1'b0, sge_len - sge_off_reg};
+            skip_left_reg <= skip_left_reg - skip_room_reg;
             sge_i <= sge_i + 1'b1;
             sge_seg_reg <= sge_seg_reg + 1'b1;
             sge_off_reg <= 32'd0;
@@ -1353,6 +1361,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         state <= S_IDLE;
+        skip_phase_reg <= 1'b0;
         in_list <= {NUM_QPS{1'b0}};
         tx_err <= {NUM_QPS{1'b0}};
         m_xl_valid <= 1'b0;
