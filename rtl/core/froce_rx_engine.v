@@ -177,6 +177,7 @@ module froce_rx_engine #(
     output wire [23:0]                  m_xl_pd,
     output reg  [63:0]                  m_xl_va,
     output reg  [31:0]                  m_xl_len,
+    (* fsm_encoding = "none" *)         // a request field, not a state machine
     output reg  [3:0]                   m_xl_access,
     input  wire                         s_seg_valid,
     output wire                         s_seg_ready,
