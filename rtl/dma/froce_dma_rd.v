@@ -226,8 +226,13 @@ wire [8:0] sp_beats = sp_fits ? fit_beats_b[8:0] : room_beats;
 wire [CW-1:0] sp_beats_c = {{(CW-9){1'b0}}, sp_beats};
 wire unused_sp = ^{sp_len9[8], fit_last_b[16:9], fit_beats_b[16:9], fit_last[KW-1:0], fit_beats[KW-1:0]};
 
+// the buffer's reservations after this cycle: every sum from registers,
+// the late handshakes (a burst issued, a beat taken) only pick one
+wire [CW-1:0] resv_plus = resv_reg + bp_beats_reg;
+wire [CW-1:0] resv_plus_m1 = resv_plus - 1'b1;
+wire [CW-1:0] resv_m1 = resv_reg - 1'b1;
 wire ar_load = sp_active_reg && bp_valid_reg && (!arvalid_reg || m_axi_arready) && outst_reg != MAX_OUT_C &&
-               resv_reg + bp_beats_reg <= BUF_C;
+               resv_plus <= BUF_C;
 
 // taken while idle, or in the cycle the previous descriptor's last burst loads
 assign s_rd_desc_ready = (!sp_active_reg || (ar_load && bp_fits_reg)) && !req_full;
@@ -260,7 +265,7 @@ always @* begin
     end
 
     outst_next = outst_reg + {{(OW-1){1'b0}}, ar_load} - {{(OW-1){1'b0}}, r_fire && m_axi_rlast};
-    resv_next = resv_reg + (ar_load ? bp_beats_reg : {CW{1'b0}}) - {{(CW-1){1'b0}}, dbuf_pop};
+    resv_next = ar_load ? (dbuf_pop ? resv_plus_m1 : resv_plus) : (dbuf_pop ? resv_m1 : resv_reg);
 end
 
 always @(posedge clk) begin
