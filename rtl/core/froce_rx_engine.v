@@ -582,6 +582,7 @@ reg [15:0] rq_ci_reg;
 reg [63:0] va_reg;                  // scatter address (WRITE) / SGE address
 reg [31:0] key_reg;
 reg [31:0] wr_left_reg;
+reg exec_bad_reg;                   // R_EXEC's rules broken (from R_CLASS)
 reg [31:0] wr_total_reg;
 reg [31:0] off_reg;                 // message offset (SEND)
 reg [31:0] sge_off_reg;
@@ -1099,6 +1100,19 @@ always @(posedge clk) begin
         state <= R_CLASS;
     end
     R_CLASS: begin
+        // R_EXEC's opcode-sequence and length rules, worked out here (every
+        // operand is a register by now, and nothing writes them before
+        // R_EXEC): R_EXEC decides on a flip-flop
+        exec_bad_reg <= (in_msg[q_reg] && (op_starts || (msg_write[q_reg] != op_write))) ||
+                        (!in_msg[q_reg] && !op_starts) ||
+                        (!op_ends && h_plen != mtu) ||
+                        (op_ends && h_plen > mtu) ||
+                        (op_wr_only && {19'd0, h_plen} != h_dmalen) ||
+                        (op_wr_first && h_dmalen <= {19'd0, mtu}) ||
+                        (op_wr_mid && wr_left_reg <= {19'd0, mtu}) ||
+                        (op_wr_last && {19'd0, h_plen} != wr_left_reg) ||
+                        ((op_read_req || op_atomic) && h_plen != 13'd0) ||
+                        (op_read_req && h_dmalen > 32'h80000000);
         if (h_dqpn >= NUM_QPS) begin
             state <= R_DROP;
         end else if (op_ud) begin
@@ -1187,16 +1201,7 @@ always @(posedge clk) begin
     R_EXEC: begin
         resp_psn_reg <= h_psn;
         // opcode sequence and payload length rules
-        if ((in_msg[q_reg] && (op_starts || (msg_write[q_reg] != op_write))) ||
-            (!in_msg[q_reg] && !op_starts) ||
-            (!op_ends && h_plen != mtu) ||
-            (op_ends && h_plen > mtu) ||
-            (op_wr_only && {19'd0, h_plen} != h_dmalen) ||
-            (op_wr_first && h_dmalen <= {19'd0, mtu}) ||
-            (op_wr_mid && wr_left_reg <= {19'd0, mtu}) ||
-            (op_wr_last && {19'd0, h_plen} != wr_left_reg) ||
-            ((op_read_req || op_atomic) && h_plen != 13'd0) ||
-            (op_read_req && h_dmalen > 32'h80000000)) begin
+        if (exec_bad_reg) begin
             if (!dup_reg) begin
                 resp_syn_reg <= SYN_NAK_INV;
                 bad_reg <= 1'b1;
