@@ -1012,7 +1012,9 @@ always @(posedge clk) begin
             // (an atomic has exactly one SGE, for the original value; a
             // datagram QP only sends)
             state <= S_ERR;
-        end else if (!c_ud && ((op_rd_atomic && rd_outstanding >= rd_limit) || (w_fence && in_flight != 16'd0))) begin
+        end else if (!c_ud && ((op_rd_atomic && rd_outstanding >= rd_limit) || (w_fence && sq_next_reg != x_ack_wqe))) begin
+            // (WQEs in flight: sq_next_reg != x_ack_wqe is in_flight != 0
+            // without the subtraction)
             // READ/atomic limit reached, or a fence (this waits for every
             // earlier WQE, not only READs and atomics): the completer's kick
             // brings the QP back and the WQE is fetched again
