@@ -438,7 +438,7 @@ wire [23:0] h_src_qpn = h[EXT-`FROCE_DETH_SQPN_OFF -: 24];
 // opcode classes (RC only for now)
 // decoded from the bundle's opcode as it is taken into h, so every use
 // starts at a flip-flop; they always match h_op
-localparam OPC_W = 27;
+localparam OPC_W = 23;
 function [OPC_W-1:0] rx_op_class;
     input [7:0] op;
     reg send_first, send_mid, send_last, send_only, wr_first, wr_mid, wr_last, wr_only;
@@ -466,45 +466,43 @@ function [OPC_W-1:0] rx_op_class;
         aack = op == `FROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
         ack = op == `FROCE_OP_RC_ACKNOWLEDGE;
         rx_op_class = {
-            send_first || send_mid || send_last || send_only,                               // 26 send
-            wr_first || wr_mid || wr_last || wr_only,                                       // 25 write
-            rresp_first || rresp_mid || rresp_last || rresp_only || aack,                   // 24 response
+            send_first || send_mid || send_last || send_only,                               // 22 send
+            wr_first || wr_mid || wr_last || wr_only,                                       // 21 write
+            rresp_first || rresp_mid || rresp_last || rresp_only || aack,                   // 20 response
             send_first || send_mid || send_last || send_only || wr_first || wr_mid ||
-                wr_last || wr_only || read_req || atomic,                                   // 23 request
-            send_first || send_only || wr_first || wr_only || read_req || atomic || ud,     // 22 starts
-            send_last || send_only || wr_last || wr_only || read_req || atomic || ud,       // 21 ends
-            ack, aack, rresp_only, rresp_last, rresp_mid, rresp_first,                      // 20..15
-            atomic, cswap, read_req, imm, ud,                                               // 14..10
-            wr_only, wr_last, wr_mid, wr_first,                                             // 9..6
-            send_only, send_last, send_mid, send_first,                                     // 5..2
-            2'b00};
+                wr_last || wr_only || read_req || atomic,                                   // 19 request
+            send_first || send_only || wr_first || wr_only || read_req || atomic || ud,     // 18 starts
+            send_last || send_only || wr_last || wr_only || read_req || atomic || ud,       // 17 ends
+            ack, aack, rresp_only, rresp_last, rresp_mid, rresp_first,                      // 16..11
+            atomic, cswap, read_req, imm, ud,                                               // 10..6
+            wr_only, wr_last, wr_mid, wr_first,                                             // 5..2
+            send_only, send_first};                                                         // 1..0
     end
 endfunction
 reg [OPC_W-1:0] h_class_reg = {OPC_W{1'b0}};
-wire op_send_first = h_class_reg[2];
-wire op_send_only = h_class_reg[5];
-wire op_wr_first = h_class_reg[6];
-wire op_wr_mid = h_class_reg[7];
-wire op_wr_last = h_class_reg[8];
-wire op_wr_only = h_class_reg[9];
-wire op_ud = h_class_reg[10];
-wire op_imm = h_class_reg[11];
-wire op_read_req = h_class_reg[12];
-wire op_cswap = h_class_reg[13];
-wire op_atomic = h_class_reg[14];
-wire op_rresp_first = h_class_reg[15];
-wire op_rresp_mid = h_class_reg[16];
-wire op_rresp_last = h_class_reg[17];
-wire op_rresp_only = h_class_reg[18];
-wire op_aack = h_class_reg[19];
-wire op_ack = h_class_reg[20];
-wire op_ends = h_class_reg[21];
-wire op_starts = h_class_reg[22];
-wire op_request = h_class_reg[23];
-wire op_response = h_class_reg[24];
-wire op_write = h_class_reg[25];
-wire op_send = h_class_reg[26];
-wire [3:0] unused_h_class = {h_class_reg[4:3], h_class_reg[1:0]};   // mid, last: only in the sums
+wire op_send_first = h_class_reg[0];
+wire op_send_only = h_class_reg[1];
+wire op_wr_first = h_class_reg[2];
+wire op_wr_mid = h_class_reg[3];
+wire op_wr_last = h_class_reg[4];
+wire op_wr_only = h_class_reg[5];
+wire op_ud = h_class_reg[6];
+wire op_imm = h_class_reg[7];
+wire op_read_req = h_class_reg[8];
+wire op_cswap = h_class_reg[9];
+wire op_atomic = h_class_reg[10];
+wire op_rresp_first = h_class_reg[11];
+wire op_rresp_mid = h_class_reg[12];
+wire op_rresp_last = h_class_reg[13];
+wire op_rresp_only = h_class_reg[14];
+wire op_aack = h_class_reg[15];
+wire op_ack = h_class_reg[16];
+wire op_ends = h_class_reg[17];
+wire op_starts = h_class_reg[18];
+wire op_request = h_class_reg[19];
+wire op_response = h_class_reg[20];
+wire op_write = h_class_reg[21];
+wire op_send = h_class_reg[22];
 wire needs_rqe = op_send || op_ud || (op_imm && op_write);
 // ImmDt follows DETH (UD) or RETH (WRITE ONLY) when the packet has one
 wire [31:0] h_imm = op_ud ? h[EXT_IMM_DETH-`FROCE_IMMDT_IMM_OFF -: 32] :

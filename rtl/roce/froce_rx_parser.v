@@ -656,16 +656,15 @@ froce_fifo #(
  *   C  the verdict (CRC residue check), the output register
  * ------------------------------------------------------------------------ */
 
-localparam FO = 0;                              // where the constants start in kfifo_rd
-wire [KW-1:0] f_pad = kfifo_rd[FO +: KW];
-wire [KW:0] f_end_len = kfifo_rd[FO+KW +: KW+1];
-wire [BW-1:0] f_end_beat = kfifo_rd[FO+2*KW+1 +: BW];
-wire [W-1:0] f_final_keep = kfifo_rd[FO+2*KW+1+BW +: W];
-wire f_pay_any = kfifo_rd[FO+2*KW+1+BW+W];
-wire [BW-1:0] f_pay_last = kfifo_rd[FO+2*KW+2+BW+W +: BW];
-wire [BW-1:0] f_pay_first = kfifo_rd[FO+2*KW+2+2*BW+W +: BW];
-wire [KW-1:0] f_shift = kfifo_rd[FO+2*KW+2+3*BW+W +: KW];
-wire [3:0] f_verdict = kfifo_rd[FO+3*KW+2+3*BW+W +: 4];
+wire [KW-1:0] f_pad = kfifo_rd[0 +: KW];
+wire [KW:0] f_end_len = kfifo_rd[KW +: KW+1];
+wire [BW-1:0] f_end_beat = kfifo_rd[2*KW+1 +: BW];
+wire [W-1:0] f_final_keep = kfifo_rd[2*KW+1+BW +: W];
+wire f_pay_any = kfifo_rd[2*KW+1+BW+W];
+wire [BW-1:0] f_pay_last = kfifo_rd[2*KW+2+BW+W +: BW];
+wire [BW-1:0] f_pay_first = kfifo_rd[2*KW+2+2*BW+W +: BW];
+wire [KW-1:0] f_shift = kfifo_rd[2*KW+2+3*BW+W +: KW];
+wire [3:0] f_verdict = kfifo_rd[3*KW+2+3*BW+W +: 4];
 wire [2:0] f_kind = kfifo_rd[MW +: 3];
 wire f_vlan = kfifo_rd[MW+3];
 wire f_pass = f_verdict == `FROCE_VERDICT_NOT_ROCE;
