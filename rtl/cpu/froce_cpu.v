@@ -248,34 +248,79 @@ end
 
 // ---------------------------------------------------------------- decode
 
-wire [6:0]  opcode   = insn_reg[6:0];
 wire [4:0]  rd       = insn_reg[11:7];
 wire [2:0]  funct3   = insn_reg[14:12];
 wire [4:0]  rs1      = insn_reg[19:15];
-wire [4:0]  rs2      = insn_reg[24:20];
 wire        funct7_5 = insn_reg[30];     // SUB, SRA/SRAI (the other funct7 bits: decode only)
-wire [11:0] csr_addr = insn_reg[31:20];
 
-wire [31:0] imm_i = {{20{insn_reg[31]}}, insn_reg[31:20]};
-wire [31:0] imm_s = {{20{insn_reg[31]}}, insn_reg[31:25], insn_reg[11:7]};
-wire [31:0] imm_b = {{19{insn_reg[31]}}, insn_reg[31], insn_reg[7], insn_reg[30:25], insn_reg[11:8], 1'b0};
 wire [31:0] imm_u = {insn_reg[31:12], 12'd0};
-wire [31:0] imm_j = {{11{insn_reg[31]}}, insn_reg[31], insn_reg[19:12], insn_reg[20], insn_reg[30:21], 1'b0};
 
-wire is_load     = opcode == OPC_LOAD;
-wire is_store    = opcode == OPC_STORE;
-wire is_op_imm   = opcode == OPC_OP_IMM;
-wire is_op       = opcode == OPC_OP;
-wire is_lui      = opcode == OPC_LUI;
-wire is_auipc    = opcode == OPC_AUIPC;
-wire is_branch   = opcode == OPC_BRANCH;
-wire is_jal      = opcode == OPC_JAL;
-wire is_jalr     = opcode == OPC_JALR;
-wire is_system   = opcode == OPC_SYSTEM;
-wire is_csr      = is_system && funct3[1:0] != 2'b00;   // CSRRW/S/C and the immediate forms
-wire is_ecall    = insn_reg == INSN_ECALL;
-wire is_ebreak   = insn_reg == INSN_EBREAK;
-wire is_mret     = insn_reg == INSN_MRET;
+/*
+ * Predecode: the instruction classes, the operand selects and the
+ * immediates EXEC uses are worked out in IWAIT from the fetch response and
+ * registered with insn_reg (pd_*), so EXEC's adder, compares and write-back
+ * start at flip-flops instead of behind an opcode decode. The fields below
+ * name them as the decode would.
+ */
+localparam PD_STORE = 0, PD_LUI = 1, PD_AUIPC = 2, PD_BRANCH = 3, PD_JAL = 4, PD_JALR = 5,
+           PD_CSR = 6, PD_ECALL = 7, PD_EBREAK = 8, PD_MRET = 9, PD_SHIFT = 10, PD_OP_B_RS2 = 11,
+           PD_RS1_ZERO = 12, PD_RS2_ZERO = 13, PD_WRITES_RD = 14, PD_SUB = 15, PD_BRANCH_ODD = 16,
+           PD_JAL_ODD = 17, PD_MEM = 18, PD_BITS = 19;
+reg [PD_BITS-1:0] pd_reg = {PD_BITS{1'b0}};
+reg [31:0] pd_op_b_imm_reg = 32'd0;     // op_b's immediate: imm_s for stores, else imm_i
+reg [31:0] pd_pc_off_reg = 32'd0;       // pc-relative offset: imm_b, imm_j or imm_u
+
+function [PD_BITS-1:0] predecode;
+    input [31:0] w;
+    reg [6:0] op;
+    begin
+        op = w[6:0];
+        predecode = {PD_BITS{1'b0}};
+        predecode[PD_STORE]     = op == OPC_STORE;
+        predecode[PD_LUI]       = op == OPC_LUI;
+        predecode[PD_AUIPC]     = op == OPC_AUIPC;
+        predecode[PD_BRANCH]    = op == OPC_BRANCH;
+        predecode[PD_JAL]       = op == OPC_JAL;
+        predecode[PD_JALR]      = op == OPC_JALR;
+        // CSRRW/S/C and the immediate forms
+        predecode[PD_CSR]       = op == OPC_SYSTEM && w[13:12] != 2'b00;
+        predecode[PD_ECALL]     = w == INSN_ECALL;
+        predecode[PD_EBREAK]    = w == INSN_EBREAK;
+        predecode[PD_MRET]      = w == INSN_MRET;
+        predecode[PD_SHIFT]     = (op == OPC_OP || op == OPC_OP_IMM) && w[13:12] == 2'b01;
+        predecode[PD_OP_B_RS2]  = op == OPC_OP || op == OPC_BRANCH;
+        predecode[PD_RS1_ZERO]  = w[19:15] == 5'd0;
+        predecode[PD_RS2_ZERO]  = w[24:20] == 5'd0;
+        predecode[PD_WRITES_RD] = w[11:7] != 5'd0 &&
+                                  (op == OPC_LOAD || op == OPC_OP || op == OPC_OP_IMM || op == OPC_LUI ||
+                                   op == OPC_AUIPC || op == OPC_JAL || op == OPC_JALR ||
+                                   (op == OPC_SYSTEM && w[13:12] != 2'b00));
+        predecode[PD_SUB]       = op == OPC_OP && w[30];
+        predecode[PD_BRANCH_ODD] = op == OPC_BRANCH && w[8];     // imm_b[1]
+        predecode[PD_JAL_ODD]   = op == OPC_JAL && w[21];        // imm_j[1]
+        predecode[PD_MEM]       = op == OPC_LOAD || op == OPC_STORE;
+    end
+endfunction
+
+/* the immediates, from the fetch response */
+wire [31:0] fw = ibus_rsp_rdata;
+wire [31:0] fw_op_b_imm = fw[6:0] == OPC_STORE ? {{20{fw[31]}}, fw[31:25], fw[11:7]}     // imm_s
+                                               : {{20{fw[31]}}, fw[31:20]};             // imm_i
+wire [31:0] fw_pc_off = fw[6:0] == OPC_BRANCH ? {{19{fw[31]}}, fw[31], fw[7], fw[30:25], fw[11:8], 1'b0} :
+                        fw[6:0] == OPC_JAL    ? {{11{fw[31]}}, fw[31], fw[19:12], fw[20], fw[30:21], 1'b0} :
+                                                {fw[31:12], 12'd0};                     // b, j, u
+
+wire is_store    = pd_reg[PD_STORE];
+wire is_lui      = pd_reg[PD_LUI];
+wire is_auipc    = pd_reg[PD_AUIPC];
+wire is_branch   = pd_reg[PD_BRANCH];
+wire is_jal      = pd_reg[PD_JAL];
+wire is_jalr     = pd_reg[PD_JALR];
+wire is_csr      = pd_reg[PD_CSR];
+wire is_ecall    = pd_reg[PD_ECALL];
+wire is_ebreak   = pd_reg[PD_EBREAK];
+wire is_mret     = pd_reg[PD_MRET];
+wire is_mem      = pd_reg[PD_MEM];
 
 /* Encodings this core executes (the CSR address is checked separately) */
 function encoding_legal;
@@ -336,11 +381,11 @@ endfunction
 
 // ---------------------------------------------------------------- execute
 
-wire [31:0] rs1_val = rs1 == 5'd0 ? 32'd0 : rf_rdata1_reg;
-wire [31:0] rs2_val = rs2 == 5'd0 ? 32'd0 : rf_rdata2_reg;
+wire [31:0] rs1_val = pd_reg[PD_RS1_ZERO] ? 32'd0 : rf_rdata1_reg;
+wire [31:0] rs2_val = pd_reg[PD_RS2_ZERO] ? 32'd0 : rf_rdata2_reg;
 
 /* Second ALU operand: rs2 for register-register ops and branches, else an immediate */
-wire [31:0] op_b = (is_op || is_branch) ? rs2_val : is_store ? imm_s : imm_i;
+wire [31:0] op_b = pd_reg[PD_OP_B_RS2] ? rs2_val : pd_op_b_imm_reg;
 
 /* ADD/ADDI, load/store addresses and the JALR target share this adder */
 wire [31:0] sum = rs1_val + op_b;
@@ -360,7 +405,7 @@ wire        eq   = diff[31:0] == 32'd0;
  * instruction: a shift by n > 0 takes 1 + n/4 + n%4 extra cycles (at most
  * 11), by 0 none. The result is the operand register itself.
  */
-wire        is_shift   = (is_op || is_op_imm) && funct3[1:0] == 2'b01;
+wire        is_shift   = pd_reg[PD_SHIFT];
 wire        shift_left = !funct3[2];
 wire        shift_fill = funct7_5 && rf_rdata1_reg[31];     // SRA/SRAI
 wire        shift_by4  = shamt_reg[4:2] != 3'd0;
@@ -377,7 +422,7 @@ end
 reg [31:0] alu_res;
 always @* begin
     case (funct3)
-        3'b000:  alu_res = (is_op && funct7_5) ? diff[31:0] : sum;
+        3'b000:  alu_res = pd_reg[PD_SUB] ? diff[31:0] : sum;
         3'b010:  alu_res = {31'd0, lt_s};
         3'b011:  alu_res = {31'd0, lt_u};
         3'b100:  alu_res = rs1_val ^ op_b;
@@ -402,7 +447,7 @@ end
 /* pc-relative targets: branches, JAL, AUIPC */
 wire [31:0] pc        = {pc_reg, 2'b00};
 wire [31:0] pc_plus4  = pc + 32'd4;
-wire [31:0] pc_rel    = pc + (is_branch ? imm_b : is_jal ? imm_j : imm_u);
+wire [31:0] pc_rel    = pc + pd_pc_off_reg;
 wire        jump      = is_jal || is_jalr || (is_branch && branch_cond);
 wire [31:0] jump_addr = is_jalr ? {sum[31:1], 1'b0} : pc_rel;
 /* Targets are even by construction; bit 1 set means not 4-byte aligned.
@@ -412,10 +457,10 @@ wire [31:0] jump_addr = is_jalr ? {sum[31:1], 1'b0} : pc_rel;
  * extension) spends one more cycle in EXEC (odd_stall), so that whether it
  * is taken, and so traps, comes from a register (odd_taken_reg): the branch
  * compare then reaches only the next pc, never the trap and retire logic. */
-wire        branch_odd = is_branch && imm_b[1];
+wire        branch_odd = pd_reg[PD_BRANCH_ODD];
 reg         odd_pass_reg;          // EXEC's second cycle of such a branch
 reg         odd_taken_reg;         // branch_cond of its first
-wire        jump_misaligned = (is_jal && imm_j[1]) || (is_jalr && sum_lo[1]) ||
+wire        jump_misaligned = pd_reg[PD_JAL_ODD] || (is_jalr && sum_lo[1]) ||
                               (branch_odd && odd_pass_reg && odd_taken_reg);
 
 // ---------------------------------------------------------------- loads and stores
@@ -481,27 +526,57 @@ function csr_insn_illegal;
     end
 endfunction
 
+/* The CSR an instruction names, as a small index predecoded in IWAIT
+ * (pd_csr_reg), so the read mux and the write enables do not wait for a
+ * 12-bit address compare. The read-only aliases (cycle, time, instret)
+ * share their counter's index: a write to them is illegal, so never made. */
+localparam [3:0] CI_NONE = 4'd0, CI_MSTATUS = 4'd1, CI_MISA = 4'd2, CI_MIE = 4'd3, CI_MTVEC = 4'd4,
+                 CI_MSCRATCH = 4'd5, CI_MEPC = 4'd6, CI_MCAUSE = 4'd7, CI_MTVAL = 4'd8, CI_MIP = 4'd9,
+                 CI_MCYCLE = 4'd10, CI_MCYCLEH = 4'd11, CI_MINSTRET = 4'd12, CI_MINSTRETH = 4'd13;
+function [3:0] csr_index;
+    input [11:0] a;
+    begin
+        case (a)
+            CSR_MSTATUS:   csr_index = CI_MSTATUS;
+            CSR_MISA:      csr_index = CI_MISA;
+            CSR_MIE:       csr_index = CI_MIE;
+            CSR_MTVEC:     csr_index = CI_MTVEC;
+            CSR_MSCRATCH:  csr_index = CI_MSCRATCH;
+            CSR_MEPC:      csr_index = CI_MEPC;
+            CSR_MCAUSE:    csr_index = CI_MCAUSE;
+            CSR_MTVAL:     csr_index = CI_MTVAL;
+            CSR_MIP:       csr_index = CI_MIP;
+            CSR_MCYCLE, CSR_CYCLE, CSR_TIME:
+                           csr_index = CI_MCYCLE;
+            CSR_MCYCLEH, CSR_CYCLEH, CSR_TIMEH:
+                           csr_index = CI_MCYCLEH;
+            CSR_MINSTRET, CSR_INSTRET:
+                           csr_index = CI_MINSTRET;
+            CSR_MINSTRETH, CSR_INSTRETH:
+                           csr_index = CI_MINSTRETH;
+            default:       csr_index = CI_NONE;   // mstatush, the IDs (read 0, writes ignored), unknown
+        endcase
+    end
+endfunction
+reg [3:0] pd_csr_reg = CI_NONE;
+
 reg [31:0] csr_rdata;
 always @* begin
-    case (csr_addr)
-        CSR_MSTATUS:   csr_rdata = mstatus_val;
-        CSR_MISA:      csr_rdata = MISA_VALUE;
-        CSR_MIE:       csr_rdata = mie_val;
-        CSR_MTVEC:     csr_rdata = {mtvec_reg, 2'b00};
-        CSR_MSCRATCH:  csr_rdata = mscratch_reg;
-        CSR_MEPC:      csr_rdata = {mepc_reg, 2'b00};
-        CSR_MCAUSE:    csr_rdata = mcause_val;
-        CSR_MTVAL:     csr_rdata = mtval_reg;
-        CSR_MIP:       csr_rdata = mip_val;
-        CSR_MCYCLE, CSR_CYCLE, CSR_TIME:
-                       csr_rdata = mcycle_reg[31:0];
-        CSR_MCYCLEH, CSR_CYCLEH, CSR_TIMEH:
-                       csr_rdata = mcycle_reg[63:32];
-        CSR_MINSTRET, CSR_INSTRET:
-                       csr_rdata = minstret_reg[31:0];
-        CSR_MINSTRETH, CSR_INSTRETH:
-                       csr_rdata = minstret_reg[63:32];
-        default:       csr_rdata = 32'd0;     // mstatush, the IDs, and CSRs csr_known refuses
+    case (pd_csr_reg)
+        CI_MSTATUS:    csr_rdata = mstatus_val;
+        CI_MISA:       csr_rdata = MISA_VALUE;
+        CI_MIE:        csr_rdata = mie_val;
+        CI_MTVEC:      csr_rdata = {mtvec_reg, 2'b00};
+        CI_MSCRATCH:   csr_rdata = mscratch_reg;
+        CI_MEPC:       csr_rdata = {mepc_reg, 2'b00};
+        CI_MCAUSE:     csr_rdata = mcause_val;
+        CI_MTVAL:      csr_rdata = mtval_reg;
+        CI_MIP:        csr_rdata = mip_val;
+        CI_MCYCLE:     csr_rdata = mcycle_reg[31:0];
+        CI_MCYCLEH:    csr_rdata = mcycle_reg[63:32];
+        CI_MINSTRET:   csr_rdata = minstret_reg[31:0];
+        CI_MINSTRETH:  csr_rdata = minstret_reg[63:32];
+        default:       csr_rdata = 32'd0;
     endcase
 end
 
@@ -549,7 +624,7 @@ always @* begin
         exec_trap_code = EXC_BREAKPOINT;
     end else if (jump_misaligned) begin
         exec_trap_code = EXC_INSN_MISALIGNED;
-    end else if ((is_load || is_store) && mem_misaligned) begin
+    end else if (is_mem && mem_misaligned) begin
         exec_trap_code = is_store ? EXC_STORE_MISALIGNED : EXC_LOAD_MISALIGNED;
     end else begin
         exec_trap = 1'b0;
@@ -563,19 +638,19 @@ wire [31:0] exec_trap_tval = irq_take                   ? 32'd0 :
                              (ifault_reg || (!illegal && is_ebreak)) ? pc :
                              illegal                    ? insn_reg :
                              (is_jal || is_jalr || is_branch) ? jump_addr :
-                             (is_load || is_store)      ? sum : 32'd0;
+                             is_mem                     ? sum : 32'd0;
 
 wire in_exec     = state_reg == S_EXEC;
 /* an odd-offset branch's first EXEC cycle (no cause of higher priority) */
 wire odd_stall   = in_exec && branch_odd && !odd_pass_reg && !(irq_take || ifault_reg || illegal);
 /* EXEC goes on at pc + 4 in this cycle: decided by registers and irq_* only */
 wire exec_fast   = in_exec && seq_reg && !irq_take;
-wire mem_start   = in_exec && !exec_trap && (is_load || is_store);
+wire mem_start   = in_exec && !exec_trap && is_mem;
 wire shift_start = in_exec && !exec_trap && is_shift && op_b[4:0] != 5'd0;
 assign shift_run = state_reg == S_SHIFT && shamt_reg != 5'd0;
 wire shift_done  = state_reg == S_SHIFT && shamt_reg == 5'd0;
 /* retires without a memory access: in EXEC, or at the end of a shift */
-wire exec_done   = (in_exec && !odd_stall && !exec_trap && !is_load && !is_store && !shift_start) || shift_done;
+wire exec_done   = (in_exec && !odd_stall && !exec_trap && !is_mem && !shift_start) || shift_done;
 wire mem_done  = state_reg == S_DWAIT && dbus_rsp_valid;
 wire mem_fault = mem_done && dbus_rsp_err;
 wire retire    = exec_done || (mem_done && !dbus_rsp_err);
@@ -589,8 +664,7 @@ wire [31:0] next_pc = trap                  ? {mtvec_reg, 2'b00} :
 
 /* Register write-back */
 always @* begin
-    rf_we = retire && rd != 5'd0 &&
-            (is_load || is_op || is_op_imm || is_lui || is_auipc || is_jal || is_jalr || is_csr);
+    rf_we = retire && pd_reg[PD_WRITES_RD];
     if (state_reg == S_DWAIT)
         rf_wdata = load_data;
     else if (is_lui)
@@ -648,6 +722,10 @@ always @(posedge clk) begin
         ifault_reg <= ibus_rsp_err;
         seq_reg <= sequential(ibus_rsp_rdata) && !ibus_rsp_err;
         illegal_reg <= insn_illegal(ibus_rsp_rdata);
+        pd_reg <= predecode(ibus_rsp_rdata);
+        pd_op_b_imm_reg <= fw_op_b_imm;
+        pd_pc_off_reg <= fw_pc_off;
+        pd_csr_reg <= csr_index(fw[31:20]);
     end
     if (mem_start) begin
         dreq_addr_reg <= sum[31:2];
@@ -666,27 +744,27 @@ always @(posedge clk) begin
         minstret_reg <= minstret_reg + 64'd1;
 
     if (csr_we) begin
-        case (csr_addr)
-            CSR_MSTATUS: begin
+        case (pd_csr_reg)
+            CI_MSTATUS: begin
                 mstatus_mie_reg <= csr_wdata[3];
                 mstatus_mpie_reg <= csr_wdata[7];
             end
-            CSR_MIE: begin
+            CI_MIE: begin
                 mie_meie_reg <= csr_wdata[11];
                 mie_mtie_reg <= csr_wdata[7];
             end
-            CSR_MTVEC:     mtvec_reg <= csr_wdata[31:2];
-            CSR_MSCRATCH:  mscratch_reg <= csr_wdata;
-            CSR_MEPC:      mepc_reg <= csr_wdata[31:2];
-            CSR_MCAUSE: begin
+            CI_MTVEC:      mtvec_reg <= csr_wdata[31:2];
+            CI_MSCRATCH:   mscratch_reg <= csr_wdata;
+            CI_MEPC:       mepc_reg <= csr_wdata[31:2];
+            CI_MCAUSE: begin
                 mcause_int_reg <= csr_wdata[31];
                 mcause_code_reg <= csr_wdata[3:0];
             end
-            CSR_MTVAL:     mtval_reg <= csr_wdata;
-            CSR_MCYCLE:    mcycle_reg[31:0] <= csr_wdata;
-            CSR_MCYCLEH:   mcycle_reg[63:32] <= csr_wdata;
-            CSR_MINSTRET:  minstret_reg[31:0] <= csr_wdata;
-            CSR_MINSTRETH: minstret_reg[63:32] <= csr_wdata;
+            CI_MTVAL:      mtval_reg <= csr_wdata;
+            CI_MCYCLE:     mcycle_reg[31:0] <= csr_wdata;
+            CI_MCYCLEH:    mcycle_reg[63:32] <= csr_wdata;
+            CI_MINSTRET:   minstret_reg[31:0] <= csr_wdata;
+            CI_MINSTRETH:  minstret_reg[63:32] <= csr_wdata;
             default: ;     // misa, mip, mstatush: writes ignored
         endcase
     end

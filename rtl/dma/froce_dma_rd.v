@@ -166,7 +166,8 @@ wire [$clog2(REQ_DEPTH):0] unused_req_count;
 
 froce_fifo #(
     .WIDTH(RQW),
-    .DEPTH(REQ_DEPTH)
+    .DEPTH(REQ_DEPTH),
+    .REG_OUT(1)             // the realigner's decisions start at a flip-flop
 ) req_fifo_inst (
     .clk(clk),
     .rst(rst),

@@ -229,27 +229,68 @@ for name in "${TESTS[@]}"; do
 done
 
 section "6. mutants (each must fail at least one ISA test on Icarus)"
-# NAME|original text|replacement in rtl/cpu/froce_cpu.v
+# NAME, original text, replacement in rtl/cpu/froce_cpu.v: three entries each
+# (no separator to escape: the texts are Verilog, full of | and &)
 MUTANTS=(
-    "sra-zero-fill|wire        shift_fill = funct7_5 \&\& rf_rdata1_reg[31];|wire        shift_fill = 1'b0;"
-    "no-load-sign-extension|{{24{load_shifted[7] \&\& !funct3[2]}}, load_shifted[7:0]}|{24'd0, load_shifted[7:0]}"
-    "x0-writable|wire [31:0] rs1_val = rs1 == 5'd0 ? 32'd0 : rf_rdata1_reg;|wire [31:0] rs1_val = rf_rdata1_reg;"
-    "meie-ignored|wire irq_ext_pending   = irq_external \&\& mie_meie_reg;|wire irq_ext_pending   = irq_external;"
-    "no-misaligned-jal-trap|wire        jump_misaligned = (is_jal \&\& imm_j[1])|wire        jump_misaligned = (1'b0 \&\& imm_j[1])"
-    "no-misaligned-jalr-trap|(is_jalr \&\& sum_lo[1])|(1'b0 \&\& sum_lo[1])"
-    "low-address-bits-no-carry|^ (rs1_val[0] \& op_b[0]), rs1_val[0]|, rs1_val[0]"
-    "no-misaligned-branch-trap|(branch_odd \&\& odd_pass_reg \&\& odd_taken_reg);|1'b0;"
-    "odd-branch-not-stalled|wire odd_stall   = in_exec \&\& branch_odd|wire odd_stall   = 1'b0 \&\& branch_odd"
-    "illegal-never-predecoded|illegal_reg <= insn_illegal(ibus_rsp_rdata);|illegal_reg <= 1'b0;"
-    "traps-retire|wire retire    = exec_done|wire retire    = trap \|\| exec_done"
-    "bltu-signed|        3'b110:  branch_cond = lt_u;       // BLTU|        3'b110:  branch_cond = lt_s;       // BLTU"
-    "fast-fetch-ignores-irq|wire exec_fast   = in_exec \&\& seq_reg \&\& !irq_take;|wire exec_fast   = in_exec \&\& seq_reg;"
-    "branches-sequential|op == OPC_LUI \|\| op == OPC_AUIPC|op == OPC_LUI \|\| op == OPC_AUIPC \|\| op == OPC_BRANCH"
+    sra-zero-fill
+    "wire        shift_fill = funct7_5 && rf_rdata1_reg[31];"
+    "wire        shift_fill = 1'b0;"
+    no-load-sign-extension
+    "{{24{load_shifted[7] && !funct3[2]}}, load_shifted[7:0]}"
+    "{24'd0, load_shifted[7:0]}"
+    x0-writable
+    "wire [31:0] rs1_val = pd_reg[PD_RS1_ZERO] ? 32'd0 : rf_rdata1_reg;"
+    "wire [31:0] rs1_val = rf_rdata1_reg;"
+    x0-predecoded-from-rd
+    "predecode[PD_RS2_ZERO]  = w[24:20] == 5'd0;"
+    "predecode[PD_RS2_ZERO]  = w[11:7] == 5'd0;"
+    meie-ignored
+    "wire irq_ext_pending   = irq_external && mie_meie_reg;"
+    "wire irq_ext_pending   = irq_external;"
+    no-misaligned-jal-trap
+    "wire        jump_misaligned = pd_reg[PD_JAL_ODD] ||"
+    "wire        jump_misaligned = 1'b0 ||"
+    jal-odd-from-wrong-bit
+    "predecode[PD_JAL_ODD]   = op == OPC_JAL && w[21];"
+    "predecode[PD_JAL_ODD]   = op == OPC_JAL && w[20];"
+    no-misaligned-jalr-trap
+    "(is_jalr && sum_lo[1])"
+    "(1'b0 && sum_lo[1])"
+    low-address-bits-no-carry
+    "^ (rs1_val[0] & op_b[0]), rs1_val[0]"
+    ", rs1_val[0]"
+    no-misaligned-branch-trap
+    "(branch_odd && odd_pass_reg && odd_taken_reg);"
+    "1'b0;"
+    odd-branch-not-stalled
+    "wire odd_stall   = in_exec && branch_odd"
+    "wire odd_stall   = 1'b0 && branch_odd"
+    illegal-never-predecoded
+    "illegal_reg <= insn_illegal(ibus_rsp_rdata);"
+    "illegal_reg <= 1'b0;"
+    traps-retire
+    "wire retire    = exec_done || (mem_done && !dbus_rsp_err);"
+    "wire retire    = trap || exec_done || (mem_done && !dbus_rsp_err);"
+    bltu-signed
+    "        3'b110:  branch_cond = lt_u;       // BLTU"
+    "        3'b110:  branch_cond = lt_s;       // BLTU"
+    fast-fetch-ignores-irq
+    "wire exec_fast   = in_exec && seq_reg && !irq_take;"
+    "wire exec_fast   = in_exec && seq_reg;"
+    branches-sequential
+    "op == OPC_LUI || op == OPC_AUIPC || op == OPC_MISC_MEM"
+    "op == OPC_LUI || op == OPC_AUIPC || op == OPC_MISC_MEM || op == OPC_BRANCH"
+    store-offset-as-load
+    "wire [31:0] fw_op_b_imm = fw[6:0] == OPC_STORE ?"
+    "wire [31:0] fw_op_b_imm = 1'b0 ?"
+    sub-as-add
+    "predecode[PD_SUB]       = op == OPC_OP && w[30];"
+    "predecode[PD_SUB]       = 1'b0;"
 )
-for m in "${MUTANTS[@]}"; do
-    IFS='|' read -r mname from to <<<"$m"
-    from=${from//\\/}
-    to=${to//\\/}
+for ((mi = 0; mi < ${#MUTANTS[@]}; mi += 3)); do
+    mname=${MUTANTS[mi]}
+    from=${MUTANTS[mi + 1]}
+    to=${MUTANTS[mi + 2]}
     mut="$BUILD/mutant_$mname.v"
     if ! $PYTHON - "$from" "$to" rtl/cpu/froce_cpu.v "$mut" <<'EOF'
 import sys
