@@ -264,6 +264,11 @@ wire ctl_fire = ctl_valid && ctl_ready;
 wire tx_qpc_ready, rx_qpc_ready;
 wire qpc_commit_held = ctl_write && sel_qpc && ctl_addr[4:0] == 5'd0 && !(tx_qpc_ready && rx_qpc_ready);
 assign ctl_ready = !rd_pending && (sel_mrt ? (mrt_tx_ready && mrt_rx_ready) : !db_init_busy && !qpc_commit_held);
+// An access to the core's own tables other than a QP context's commit is
+// taken on these registers alone (ctl_ready's other terms are for other
+// targets): the engines' qpc_ready reaches only the QPC commit, not every
+// table's write enable, the staging register and the counter reads.
+wire ctl_own_go = ctl_valid && !sel_mrt && !rd_pending && !db_init_busy;
 assign ctl_rdata = own_rvalid ? own_rdata : mrt_rdata;
 assign ctl_rvalid = own_rvalid || mrt_rvalid;
 
@@ -273,20 +278,21 @@ wire [QPC_BITS-1:0] commit_data = {stage, ctl_wdata};
 
 wire [4:0] ctl_dw_qpc = ctl_addr[4:0];
 wire [2:0] ctl_dw_small = ctl_addr[2:0];
-wire ctl_wr = ctl_fire && ctl_write;
+wire ctl_own_wr = ctl_own_go && ctl_write;      // (a QPC dword 0 also needs the engines)
 wire [4:0] stage_dw = sel_qpc ? ctl_dw_qpc : {2'd0, ctl_dw_small};
 // context number = word offset in its table / context size in words
 wire [22:0] qpc_off = ctl_addr - A_QPC;
 wire [22:0] cqc_off = ctl_addr - A_CQC;
 wire [22:0] gid_off = ctl_addr - A_GID;
 wire [22:0] eqc_off = ctl_addr - A_EQC;
-wire qpc_commit = ctl_wr && sel_qpc && ctl_dw_qpc == 5'd0 && qpc_off[22:5] < NUM_QPS;
-wire cqc_commit = ctl_wr && sel_cqc && ctl_dw_small == 3'd0 && cqc_off[22:3] < NUM_CQS;
-wire gid_commit = ctl_wr && sel_gid && ctl_dw_small == 3'd0 && gid_off[22:3] < NUM_GIDS;
+wire qpc_commit = ctl_own_wr && sel_qpc && ctl_dw_qpc == 5'd0 && qpc_off[22:5] < NUM_QPS &&
+                  tx_qpc_ready && rx_qpc_ready;
+wire cqc_commit = ctl_own_wr && sel_cqc && ctl_dw_small == 3'd0 && cqc_off[22:3] < NUM_CQS;
+wire gid_commit = ctl_own_wr && sel_gid && ctl_dw_small == 3'd0 && gid_off[22:3] < NUM_GIDS;
 wire [QW-1:0] qpc_idx = qpc_off[QW+4:5];
 wire [CQW-1:0] cqc_idx = cqc_off[CQW+2:3];
 wire [GW-1:0] gid_idx = gid_off[GW+2:3];
-wire eqc_commit = ctl_wr && sel_eqc && ctl_dw_small == 3'd0 && eqc_off[22:3] < NUM_EQS;
+wire eqc_commit = ctl_own_wr && sel_eqc && ctl_dw_small == 3'd0 && eqc_off[22:3] < NUM_EQS;
 wire [EQW-1:0] eqc_idx = eqc_off[EQW+2:3];
 wire load_reset = ctl_wdata[`FROCE_QPC_LOAD_RESET_LSB];
 wire load_rq_psn = ctl_wdata[`FROCE_QPC_LOAD_RQ_PSN_LSB];
@@ -295,7 +301,7 @@ wire load_sq_psn = ctl_wdata[`FROCE_QPC_LOAD_SQ_PSN_LSB];
 wire [QPC_BITS-1:0] qpc_store = commit_data & ~({{(QPC_BITS - 32){1'b0}}, 32'h00070000});
 
 always @(posedge clk) begin
-    if (ctl_wr && (sel_qpc ? ctl_dw_qpc != 5'd0 : (sel_cqc || sel_gid || sel_eqc) && ctl_dw_small != 3'd0))
+    if (ctl_own_wr && (sel_qpc ? ctl_dw_qpc != 5'd0 : (sel_cqc || sel_gid || sel_eqc) && ctl_dw_small != 3'd0))
         stage[{stage_dw, 5'd0} +: 32] <= ctl_wdata;
 end
 
@@ -319,7 +325,7 @@ wire [63:0] ctl_cnt_value;
 always @(posedge clk) begin
     own_rvalid <= 1'b0;
     ctl_cnt_pending <= 1'b0;
-    if (ctl_fire && !ctl_write && !sel_mrt) begin
+    if (ctl_own_go && !ctl_write) begin
         if (sel_cnt || sel_icnt) begin
             ctl_cnt_pending <= 1'b1;
             ctl_cnt_index <= sel_icnt ? ICNT_SLOT0 + icnt_woff[CNT_SW:1] : cnt_woff[CNT_SW:1];
@@ -334,7 +340,7 @@ always @(posedge clk) begin
         own_rvalid <= 1'b1;
         own_rdata <= ctl_cnt_high ? ctl_cnt_value[63:32] : ctl_cnt_value[31:0];
     end
-    if (ctl_fire && !ctl_write && (sel_mrt || sel_cnt || sel_icnt))
+    if ((ctl_fire && !ctl_write && sel_mrt) || (ctl_own_go && !ctl_write && (sel_cnt || sel_icnt)))
         rd_pending <= 1'b1;
     else if (mrt_rvalid || ctl_cnt_pending)
         rd_pending <= 1'b0;
@@ -1034,10 +1040,22 @@ froce_axis_prepend #(.DATA_WIDTH(DATA_WIDTH), .PRE_BYTES(40), .REG_IN(1)) grh_pr
     .m_axis_tready(g_tready), .m_axis_tlast(g_tlast)
 );
 
+// ... and reaches the splitter through a register slice: the splitter's
+// input ready (its realigner's take decision) would otherwise run into the
+// prepend's packer registers
+wire [DATA_WIDTH-1:0] gs_tdata;
+wire [W-1:0] gs_tkeep;
+wire gs_tvalid, gs_tready, gs_tlast;
+froce_reg_slice #(.WIDTH(DATA_WIDTH + W + 1)) grh_slice (
+    .clk(clk), .rst(crst),
+    .s_data({g_tlast, g_tkeep, g_tdata}), .s_valid(g_tvalid), .s_ready(g_tready),
+    .m_data({gs_tlast, gs_tkeep, gs_tdata}), .m_valid(gs_tvalid), .m_ready(gs_tready)
+);
+
 froce_axis_split #(.DATA_WIDTH(DATA_WIDTH), .CMD_DEPTH(16)) splitter (
     .clk(clk), .rst(crst),
-    .s_axis_tdata(g_tdata), .s_axis_tkeep(g_tkeep), .s_axis_tvalid(g_tvalid),
-    .s_axis_tready(g_tready), .s_axis_tlast(g_tlast),
+    .s_axis_tdata(gs_tdata), .s_axis_tkeep(gs_tkeep), .s_axis_tvalid(gs_tvalid),
+    .s_axis_tready(gs_tready), .s_axis_tlast(gs_tlast),
     .s_cmd_len({16'd0, scat_len}), .s_cmd_last(scat_last), .s_cmd_valid(scat_valid && scat_ready),
     .s_cmd_ready(split_cmd_ready),
     .m_axis_tdata(spl_tdata), .m_axis_tkeep(unused_sp_tkeep), .m_axis_tvalid(spl_tvalid),

@@ -393,7 +393,11 @@ wire s1_cq_ok = s1_cq_in_reg && cq_bound_q && s1_cq_page_ok;
 wire s1_push_sq = s1_valid_reg && s1_sq_reg && s1_qp_ok;
 wire s1_push_rq = s1_valid_reg && s1_rq_reg && s1_qp_ok;
 wire s1_push_cq = s1_valid_reg && s1_cq_reg && s1_cq_ok;
-wire s1_hold = (s1_push_sq && sq_full) || (s1_push_rq && rq_full) || (s1_push_cq && cq_full);
+// held while its stream's FIFO is full, whether or not it will be accepted:
+// the AXI handshakes (s1_ready -> consume -> awready/wready) then do not wait
+// for the binding table's read and the page compare; a doorbell to be
+// rejected only waits as long as an accepted one would
+wire s1_hold = s1_valid_reg && ((s1_sq_reg && sq_full) || (s1_rq_reg && rq_full) || (s1_cq_reg && cq_full));
 wire s1_leave = s1_valid_reg && !s1_hold;
 wire s1_accept = s1_leave && (s1_push_sq || s1_push_rq || s1_push_cq);
 wire s1_reject = s1_leave && (s1_sq_reg || s1_rq_reg || s1_cq_reg) &&
