@@ -626,11 +626,11 @@ reg [3:0] sw_done_reg;              // bytes of the original value written
 
 wire [23:0] psn_diff = h_psn - epsn_reg;
 wire [IF_BITS-1:0] ent = if_rdata;
-// the states that decide on the entry wait a cycle when it is not yet the
-// current address's (cmpl_i or q_reg just moved, or it was just rewritten);
-// R_CMPL_CQE only before it offers the CQE, so no handshake is missed
-wire ent_wait = !if_fresh && (state == R_TMO2 || state == R_RPROC || state == R_CMPL || state == R_KICK ||
-                              (state == R_CMPL_CQE && !m_cqe_valid));
+// the states that decide on the entry (R_TMO2, R_RPROC, R_CMPL, R_KICK and
+// R_CMPL_CQE) wait a cycle when it is not yet the current address's (cmpl_i
+// or q_reg just moved, or it was just rewritten); R_CMPL_CQE only before it
+// offers the CQE, so no handshake is missed. Each checks if_fresh itself,
+// so the other states' registers do not wait for the address compares.
 reg cqe_rd_reg, cqe_err_reg;    // of the entry whose CQE is offered
 wire [23:0] ent_last = ent[`FROCE_INFLIGHT_LAST_PSN_LSB +: 24];
 wire [15:0] ent_index = cmpl_i;    // (not stored: the slot is cmpl_i's)
@@ -679,7 +679,6 @@ always @(posedge clk) begin
     rp_off_reg <= rd_off;
     rp_fits_reg <= resp_fits;
 end
-wire rp_wait = state == R_RPROC && !rp_ready_reg;
 // replay cache entry being compared
 wire [QW+AW-1:0] atom_idx = {q_reg, atom_slot_reg[AW-1:0]};
 // atomic result
@@ -758,6 +757,27 @@ wire una_adv = una_fwd != 24'd0 && !una_fwd[23] && !una_sent[23];
 wire [23:0] nak_before_una = h_psn - una_ram[q_reg];
 wire seq_nak_stale = (nak_before_una[23] && !una_adv) ||
                      (!una_adv && seq_rw_valid[q_reg] && seq_rw_psn_ram[q_reg] == h_psn);
+// R_KICK decides on these a cycle later, from registers: they are worked
+// out in R_CMPL's last cycle when it goes to R_KICK writing nothing (the
+// entry current there, nothing they depend on moves at the step), else R_KICK
+// waits a cycle with the entry current, as R_RPROC does; when it stays (a
+// resend request still pending) it waits again, so each decision sees what
+// the previous one wrote. Nothing they depend on moves meanwhile but the
+// transmitter's newest PSN sent, which only grows, and no ACK covers a PSN
+// sent a cycle before.
+reg kick_ready_reg;                 // the registers below are R_KICK's current entry's
+reg kick_una_adv_reg;
+reg kick_nak_stale_reg;
+reg kick_ack_rd_gap_reg;            // an ACK past responses the oldest READ lacks, not yet asked again
+reg kick_nak_rd_gap_reg;            // a NAK past responses the oldest READ lacks
+reg [23:0] kick_rd_expected_reg;
+always @(posedge clk) begin
+    kick_una_adv_reg <= una_adv;
+    kick_nak_stale_reg <= seq_nak_stale;
+    kick_ack_rd_gap_reg <= ent_valid && ent_rd && !rd_ack_gap[23] && !rd_rw_sent[q_reg];
+    kick_nak_rd_gap_reg <= ent_valid && ent_rd && !rd_gap[23] && rd_gap != 24'd0;
+    kick_rd_expected_reg <= rd_expected;
+end
 // on a timeout, resend from the oldest unacknowledged PSN (within the oldest WQE)
 wire [23:0] una_in_ent = una_ram[q_reg] - ent_first;
 wire [23:0] tmo_psn = (ent_valid && ent_rd) ? rd_expected :
@@ -956,6 +976,7 @@ always @(posedge clk) begin
     // counter increments (froce_counters in froce_core): one-cycle pulses
     inc_rx_pkts <= 1'b0;
     inc_dup <= 1'b0;
+    kick_ready_reg <= state == R_KICK && if_fresh && !kick_ready_reg;   // (or from R_CMPL, below)
     inc_oos <= 1'b0;
     inc_nak_sent <= 1'b0;
     inc_rnr_sent <= 1'b0;
@@ -986,7 +1007,7 @@ always @(posedge clk) begin
             pay_done_reg <= 1'b1;
     end
 
-    if (!ent_wait && !rp_wait) case (state)
+    case (state)
     R_IDLE: begin
         // RQ doorbells first: a packet may need the WQE this one posts
         if (s_db_valid) begin
@@ -1073,7 +1094,7 @@ always @(posedge clk) begin
             state <= R_TMO2;
         end
     end
-    R_TMO2: begin
+    R_TMO2: if (if_fresh) begin
         // resend from the oldest unacknowledged PSN (a READ: from its
         // first missing response)
         m_rw_valid <= 1'b1;
@@ -1651,7 +1672,7 @@ always @(posedge clk) begin
     end
 
     // ---- completer: READ responses and atomic ACKs ----
-    R_RPROC: begin
+    R_RPROC: if (if_fresh && rp_ready_reg) begin
         // the oldest WQE after the implicit ACK (R_CMPL) must be the READ
         // or atomic this response is for, at the PSN it expects next
         if (!ent_valid || !ent_rd) begin
@@ -1780,7 +1801,7 @@ always @(posedge clk) begin
     end
 
     // ---- completer ----
-    R_CMPL: begin
+    R_CMPL: if (if_fresh) begin
         if (!pay_done_reg && !resp_pkt_reg) begin
             // drop the (empty) payload first (a READ response's is placed later)
         end else if (!cmpl_nak_reg && cmpl_mode_reg != CM_TMO && h_syn[7:5] == `FROCE_AETH_TYPE_NAK &&
@@ -1802,12 +1823,13 @@ always @(posedge clk) begin
         end else if (!ent_valid || (!cmpl_nak_reg && ack_psn_diff[23]) ||
                      (!cmpl_nak_reg && ent_rd && !rd_fin_reg)) begin
             // (a READ/atomic retires only when its data is in, rd_fin_reg)
+            kick_ready_reg <= 1'b1;
             state <= R_KICK;
         end else begin
             state <= R_CMPL_CQE;
         end
     end
-    R_CMPL_CQE: begin
+    R_CMPL_CQE: if (if_fresh || m_cqe_valid) begin
         // a signaled WQE (or an error) offers its CQE before it retires; the
         // entry is read once, before that: what the retirement needs of it
         // is kept (cqe_rd_reg, cqe_err_reg)
@@ -1829,9 +1851,9 @@ always @(posedge clk) begin
             state <= R_CMPL;
         end
     end
-    R_KICK: begin
+    R_KICK: if (if_fresh && kick_ready_reg) begin
         ack_wqe_ram[qs_waddr] <= cmpl_i;
-        if (una_adv && cmpl_mode_reg != CM_TMO) begin
+        if (kick_una_adv_reg && cmpl_mode_reg != CM_TMO) begin
             // new PSNs acknowledged: the timer restarts, the retry budget refills
             una_ram[qs_waddr] <= una_new;
             seq_rw_valid[q_reg] <= 1'b0;
@@ -1855,14 +1877,14 @@ always @(posedge clk) begin
         end else if (cmpl_mode_reg == CM_ACK) begin
             // an ACK past PSNs a READ has no response for: they were lost
             // (or overtaken); ask for them again, once per gap
-            if (ent_valid && ent_rd && !rd_ack_gap[23] && !rd_rw_sent[q_reg]) begin
+            if (kick_ack_rd_gap_reg) begin
                 if (!m_rw_valid) begin
                     inc_retrans <= 1'b1;
                     m_rw_valid <= 1'b1;
                     m_rw_qpn <= q_reg;
-                    m_rw_psn <= rd_expected;
+                    m_rw_psn <= kick_rd_expected_reg;
                     rd_rw_sent[q_reg] <= 1'b1;
-                    rd_oos_psn_ram[q_reg] <= rd_expected;
+                    rd_oos_psn_ram[q_reg] <= kick_rd_expected_reg;
                     state <= R_KICK2;
                 end
             end else begin
@@ -1873,7 +1895,7 @@ always @(posedge clk) begin
             // the refused packet; the RNR timer resends from there
             inc_seq_nak_rcvd <= 1'b1;
             state <= R_KICK2;
-        end else if (cmpl_mode_reg == CM_SEQ && seq_nak_stale) begin
+        end else if (cmpl_mode_reg == CM_SEQ && kick_nak_stale_reg) begin
             inc_seq_nak_rcvd <= 1'b1;
             state <= R_KICK2;
         end else if (cmpl_mode_reg == CM_SEQ) begin
@@ -1883,7 +1905,7 @@ always @(posedge clk) begin
                 m_rw_valid <= 1'b1;
                 m_rw_qpn <= q_reg;
                 // from the NAKed PSN, or from the first response an older READ lacks
-                m_rw_psn <= (ent_valid && ent_rd && !rd_gap[23] && rd_gap != 24'd0) ? rd_expected : h_psn;
+                m_rw_psn <= kick_nak_rd_gap_reg ? kick_rd_expected_reg : h_psn;
                 seq_rw_valid[q_reg] <= 1'b1;
                 seq_rw_psn_ram[q_reg] <= h_psn;
                 state <= R_KICK2;
