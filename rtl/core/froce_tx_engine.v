@@ -576,7 +576,8 @@ wire [JS_W-1:0] js_head;
 wire js_empty, js_full;
 wire [$clog2(JOB_SLOTS):0] unused_js_count;
 reg [NUM_QPS-1:0] job_susp;     // the QP has a half-sent job in the FIFO
-froce_fifo #(.WIDTH(JS_W), .DEPTH(JOB_SLOTS)) job_fifo (
+// (registered head: the stale check's epoch lookup starts at a flip-flop)
+froce_fifo #(.WIDTH(JS_W), .DEPTH(JOB_SLOTS), .REG_OUT(1)) job_fifo (
     .clk(clk), .rst(rst),
     .wr_data({job_epoch_reg, job_qpn_reg, job_syn_reg, job_msn_reg, job_va, job_rkey, total_reg[31:0], remain_reg[31:0],
               sge_off_reg, psn_reg, first_pkt_reg}),
@@ -584,15 +585,37 @@ froce_fifo #(.WIDTH(JS_W), .DEPTH(JOB_SLOTS)) job_fifo (
     .rd_data(js_head), .rd_en(js_pop),
     .count(unused_js_count), .empty(js_empty), .full(js_full)
 );
-// the response at the head of the queue must wait for its QP's half-sent job
-wire resp_blocked = s_resp_valid && job_susp[s_resp_qpn] && !resp_stale;
 // fields of the head entry (the layout of wr_data above)
 wire [7:0] js_head_epoch = js_head[JS_W-1 -: 8];
 wire [QW-1:0] js_head_qpn = js_head[JS_W-9 -: QW];
 wire [23:0] js_head_psn = js_head[24:1];
 wire [23:0] js_void_at = js_head_psn - void_psn_ram[js_head_qpn];
 wire js_stale = js_head_epoch != epoch_ram[js_head_qpn] && !js_void_at[23];
-wire job_other_waits = (s_resp_valid && s_resp_read && s_resp_qpn != job_qpn_reg && !resp_blocked && !resp_stale) ||
+// The stale checks of the two heads (the response queue's, the job FIFO's)
+// are registered: each is used a cycle after it was worked out, once the
+// head has stood still a cycle with no epoch or void PSN written (a head
+// changes only when taken, or when it arrives in an empty queue), so the
+// epoch and void PSN lookups, the compare and the subtract do not run into
+// the idle-state decisions. A new head waits a cycle.
+wire epoch_write = s_reread_valid || (qpc_we && qpc_load_reset);
+reg resp_settled_reg;           // s_resp_* as last cycle, epochs unchanged: resp_stale_reg is its
+reg resp_stale_reg;
+reg js_settled_reg;             // the same for js_head and js_stale_reg
+reg js_stale_reg;
+always @(posedge clk) begin
+    resp_settled_reg <= s_resp_valid && !s_resp_ready && !epoch_write;
+    resp_stale_reg <= resp_stale;
+    js_settled_reg <= !js_empty && !js_pop && !epoch_write;
+    js_stale_reg <= js_stale;
+    if (rst) begin
+        resp_settled_reg <= 1'b0;
+        js_settled_reg <= 1'b0;
+    end
+end
+wire resp_here = s_resp_valid && resp_settled_reg;
+// the response at the head of the queue must wait for its QP's half-sent job
+wire resp_blocked = resp_here && job_susp[s_resp_qpn] && !resp_stale_reg;
+wire job_other_waits = (resp_here && s_resp_read && s_resp_qpn != job_qpn_reg && !resp_blocked && !resp_stale_reg) ||
                        !js_empty;
 wire job_yield = job_reg && !m_hdr_valid && !ord_push && job_pkts_reg >= JOB_QUANTUM[3:0] && !js_full &&
                  job_other_waits && remain_reg != 33'd0;
@@ -622,13 +645,13 @@ wire resp_slot = !m_hdr_valid && ord_in_ready && !ord_push;
 // a READ response job starts only from idle; no response overtakes one
 // a READ job made void at the head of the queue is dropped in any state:
 // a void can leave the queue full of them
-wire resp_drop = s_resp_valid && resp_stale;
-assign s_resp_ready = resp_drop || (resp_slot && !resp_blocked &&
+wire resp_drop = resp_here && resp_stale_reg;
+assign s_resp_ready = resp_drop || (resp_here && resp_slot && !resp_blocked &&
                       ((state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid) ||
                        (state == S_HDR && !s_resp_read && (!job_reg || s_resp_qpn != job_qpn_reg))));
 // a half-sent job goes on when nothing else of the responder's waits
 assign js_pop = state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid &&
-                !(s_resp_valid && !resp_blocked) && !js_empty;
+                !(s_resp_valid && !resp_blocked) && !js_empty && js_settled_reg;
 assign act_pop = state == S_IDLE && !s_kick_valid && !s_rw_valid && !s_db_valid && !s_resp_valid && js_empty &&
                  act_valid;
 wire flushing = tx_err[q_reg] || x_err || c_state == `FROCE_QP_STATE_ERR;
@@ -841,7 +864,7 @@ always @(posedge clk) begin
             rw_psn_reg <= s_rw_psn;
             state <= S_RW;
         end else if (s_db_valid) begin
-        end else if (s_resp_valid && s_resp_ready && s_resp_read && resp_stale) begin
+        end else if (s_resp_valid && s_resp_ready && s_resp_read && resp_stale_reg) begin
             // a READ job made void by a later request for the same data: dropped
         end else if (s_resp_valid && s_resp_ready && s_resp_read) begin
             // READ response job: packets from the responder's memory
@@ -869,7 +892,7 @@ always @(posedge clk) begin
             ack_qpn_reg <= s_resp_qpn;
             ack_back_reg <= 1'b0;
             state <= S_ACK_CTX;
-        end else if (js_pop && js_stale) begin
+        end else if (js_pop && js_stale_reg) begin
             // a half-sent job made void meanwhile: dropped
             job_susp[js_head_qpn] <= 1'b0;
         end else if (js_pop) begin
@@ -951,6 +974,12 @@ always @(posedge clk) begin
         state <= S_Q1;
     end
     S_Q1: begin
+        // the WQE's translation request, whether or not it is sent: the
+        // address adder does not wait for the decision (m_xl_valid is low
+        // here: every state that raises it waits for its handshake)
+        m_xl_key <= c_ring_key;
+        m_xl_va <= c_sq_va + ({48'd0, sq_next_reg & ~(16'hFFFF << c_sq_log)} << c_sq_shift);
+        m_xl_len <= {22'd0, wqe_bytes};
         if (sq_next_reg == sq_pi_ram[q_reg] ||
             (c_state != `FROCE_QP_STATE_RTS && !flushing) || (x_hold && !flushing) ||
             (in_flight >= OUTSTANDING && !flushing && !c_ud)) begin
@@ -958,9 +987,6 @@ always @(posedge clk) begin
             state <= S_IDLE;
         end else begin
             m_xl_valid <= 1'b1;
-            m_xl_key <= c_ring_key;
-            m_xl_va <= c_sq_va + ({48'd0, sq_next_reg & ~(16'hFFFF << c_sq_log)} << c_sq_shift);
-            m_xl_len <= {22'd0, wqe_bytes};
             wqe_beats <= {WB_W{1'b0}};
             val_bad_reg <= 1'b0;
             state <= S_WF_XL;
