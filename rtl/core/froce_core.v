@@ -585,10 +585,21 @@ wire unused_nwr_st_tag;
 wire [3:0] nwr_st_err;
 wire nwr_st_valid;
 
+// the netdev's descriptors reach its DMA reader through a register slice:
+// they come from BAR0's ring registers and the netdev's state in one cycle
+wire nrd_in_valid, nrd_in_ready;
+wire [63:0] nrd_in_addr;
+wire [15:0] nrd_in_len;
+froce_reg_slice #(.WIDTH(80)) nrd_desc_slice (
+    .clk(clk), .rst(crst),
+    .s_data({nrd_desc_len, nrd_desc_addr}), .s_valid(nrd_desc_valid), .s_ready(nrd_desc_ready),
+    .m_data({nrd_in_len, nrd_in_addr}), .m_valid(nrd_in_valid), .m_ready(nrd_in_ready)
+);
+
 froce_dma_rd #(.DATA_WIDTH(DATA_WIDTH), .TAG_WIDTH(1), .AXI_ID_WIDTH(S_ID)) dma_rd_nd (
     .clk(clk), .rst(crst),
-    .s_rd_desc_addr(nrd_desc_addr), .s_rd_desc_len(nrd_desc_len), .s_rd_desc_tag(1'b0),
-    .s_rd_desc_valid(nrd_desc_valid), .s_rd_desc_ready(nrd_desc_ready),
+    .s_rd_desc_addr(nrd_in_addr), .s_rd_desc_len(nrd_in_len), .s_rd_desc_tag(1'b0),
+    .s_rd_desc_valid(nrd_in_valid), .s_rd_desc_ready(nrd_in_ready),
     .m_rd_status_tag(unused_nrd_st_tag), .m_rd_status_error(nrd_st_err), .m_rd_status_valid(nrd_st_valid),
     .m_rd_status_ready(1'b1),
     .m_rd_axis_tdata(nrd_tdata), .m_rd_axis_tkeep(nrd_tkeep), .m_rd_axis_tvalid(nrd_tvalid),

@@ -355,7 +355,9 @@ wire [DATA_WIDTH-1:0] pk_m_tdata;
 wire [W-1:0] pk_m_tkeep;
 wire pk_m_tvalid, pk_m_tready, pk_m_tlast;
 wire pk_end = tx_state == T_END;
-froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH)) tx_pack (
+// REG_IN: the TX state's decisions (pk_end, rd_to_pack) reach the packer's
+// count and shifts only through a register
+froce_axis_pack #(.DATA_WIDTH(DATA_WIDTH), .REG_IN(1)) tx_pack (
     .clk(clk), .rst(rst),
     .s_axis_tdata(pk_end ? {DATA_WIDTH{1'b0}} : s_rd_tdata),
     .s_axis_tkeep(pk_end ? {W{1'b0}} : s_rd_tkeep),

@@ -143,7 +143,11 @@ endfunction
  * Stage 1: header capture, look-ahead pairing, data FIFO
  * ------------------------------------------------------------------------ */
 
-localparam DFW = 1 + W + 2 * DATA_WIDTH;        // last, keep, next data, data
+// last, keep's byte count, keep, next data, data. The count is worked out as
+// the beat goes in: the frame-length checks start at the block RAM's output,
+// which leaves late, so they do not also wait for a count of the keep bits
+// (at 64 bits the 4 count bits fit the 4 block RAMs' spare width)
+localparam DFW = 1 + (KW + 1) + W + 2 * DATA_WIDTH;
 
 wire [$clog2(DFIFO_DEPTH):0] dfifo_count;
 wire [$clog2(HFIFO_DEPTH):0] hfifo_count;
@@ -154,6 +158,7 @@ wire [DFW-1:0] dfifo_rd;
 wire [DATA_WIDTH-1:0] cur_data = dfifo_rd[DATA_WIDTH-1:0];
 wire [DATA_WIDTH-1:0] nxt_data = dfifo_rd[2*DATA_WIDTH-1:DATA_WIDTH];
 wire [W-1:0] cur_keep = dfifo_rd[2*DATA_WIDTH +: W];
+wire [KW:0] cur_count = dfifo_rd[2*DATA_WIDTH + W +: KW + 1];    // keep_count(cur_keep)
 wire cur_last = dfifo_rd[DFW-1];
 
 // Room for the beat being held and one more push in flight
@@ -194,7 +199,7 @@ wire snap_now = s_fire && cap_active && (s_axis_tlast || cap_beat_reg == CAP_LAS
 // A held beat goes to the FIFO with the beat after it, or alone when last
 wire dfifo_push = hold_valid_reg && (hold_last_reg || s_fire);
 wire [DATA_WIDTH-1:0] push_next = hold_last_reg ? {DATA_WIDTH{1'b0}} : s_data;
-wire [DFW-1:0] dfifo_wr = {hold_last_reg, hold_keep_reg, push_next, hold_data_reg};
+wire [DFW-1:0] dfifo_wr = {hold_last_reg, keep_count(hold_keep_reg), hold_keep_reg, push_next, hold_data_reg};
 
 always @(posedge clk) begin
     // header FIFO credits: entries stored, pushes already in the decode
@@ -747,7 +752,6 @@ wire in_payload = f_ok && f_pay_any && beat_reg >= f_pay_first && beat_reg <= f_
 wire window_final = beat_reg == f_pay_last;
 
 // frame length checks at the last beat
-wire [KW:0] cur_count = keep_count(cur_keep);
 wire short = beat_reg < f_end_beat || (at_end_beat && cur_count < f_end_len);
 // frame length > MAX_FRAME_BYTES: this beat's count against the bytes left
 // under the limit where the beat starts (from beat_reg alone, alongside the
