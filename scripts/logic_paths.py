@@ -23,12 +23,19 @@ through (each cell's `src`).
 
 Prints the worst paths cell by cell (arrival, cell type, RTL source, net),
 then the worst path of each pair of (start file, end file), then a
-histogram of the path ends.
+histogram of the path ends. With --hubs N, also the N nets that the most
+late path ends (arrival over --hub-min) have on their worst path: a
+decision that gates many registers (a wait condition in every enable)
+shows there, and registering it or narrowing its reach shortens all of
+them at once.
+
+    scripts/logic_paths.py NETLIST.json --paths 0 --groups 0 --hubs 20
 """
 
 import argparse
 import collections
 import json
+import os
 import sys
 
 CELL_ARCS = {
@@ -206,6 +213,23 @@ def report(nl, n_paths, n_groups, out=sys.stdout):
     return ends
 
 
+def hubs(nl, ends, n_hubs, hub_min, out=sys.stdout):
+    """the nets most shared by the worst paths of the ends later than hub_min"""
+    late = [b for t, _, _, b in ends if t > hub_min]
+    count = collections.Counter()
+    for b in late:
+        count.update(set(nl.trail(b)))
+    print(f"\nnets on the worst path of the most of the {len(late)} ends over {hub_min:.1f} ns "
+          f"(ends, arrival at the net, its driver):", file=out)
+    rows = []
+    for x, c in count.most_common(n_hubs):
+        dc = nl.driver.get(x, ("?", "?"))[0]
+        typ = nl.cells[dc]["type"] if dc in nl.cells else "input"
+        print(f"{c:7d} {nl.at(x):6.2f}  {typ:15s} {nl.src(dc)[:50]:50s} {nl.names.get(x, '?')[:70]}", file=out)
+        rows.append((x, c))
+    return rows
+
+
 def self_test():
     """A hand-made netlist: FF -> LUT -> LUT -> FF beside FF -> 4-cell
     carry chain -> FF and a block RAM output -> LUT -> FF."""
@@ -253,6 +277,20 @@ def self_test():
         bad.append(f"ranking {order}, expected ff5, ff2, ff4")
     if len(nl.trail(cells["ff2"]["connections"]["DI"][0])) != 3:
         bad.append("the ff2 path should be 3 nets long")
+    # a hub: one LUT gating three registers is on all three of their paths
+    h, g = new(), new()
+    cell("ffh", "TRELLIS_FF", {"CLK": ("input", clk), "DI": ("input", new()), "Q": ("output", h)})
+    cell("luth", "LUT4", {"A": ("input", h), "Z": ("output", g)})
+    for i in range(3):
+        o = new()
+        cell(f"lutg{i}", "LUT4", {"A": ("input", g), "Z": ("output", o)})
+        cell(f"ffg{i}", "TRELLIS_FF", {"CLK": ("input", clk), "DI": ("input", o), "Q": ("output", new())})
+    nl = Netlist(module, 1.0)
+    with open(os.devnull, "w") as quiet:
+        rows = hubs(nl, nl.endpoints(), 2, 3.5, out=quiet)
+    top = {x for x, c in rows if c == 3}
+    if top != {h, g}:
+        bad.append(f"hubs {rows}, expected bits {h} and {g} on 3 paths each")
     for b in bad:
         print(f"FAIL {b}")
     print("logic_paths self-test: " + ("ok" if not bad else f"{len(bad)} failure(s)"))
@@ -266,6 +304,8 @@ def main():
     ap.add_argument("--net-delay", type=float, default=1.0, help="ns per routed net (default 1.0)")
     ap.add_argument("--paths", type=int, default=5, help="paths printed cell by cell (default 5)")
     ap.add_argument("--groups", type=int, default=40, help="(start, end) file pairs listed (default 40)")
+    ap.add_argument("--hubs", type=int, default=0, help="nets most shared by late paths listed (default 0)")
+    ap.add_argument("--hub-min", type=float, default=14.0, help="late: arrival over this, ns (default 14)")
     ap.add_argument("--self-test", action="store_true")
     a = ap.parse_args()
     if a.self_test:
@@ -279,7 +319,10 @@ def main():
         sys.exit(f"logic_paths: cannot read a Yosys JSON netlist from {a.netlist}: {e}")
     if a.top not in modules:
         sys.exit(f"logic_paths: no module {a.top} in {a.netlist} (there are: {', '.join(sorted(modules)[:10])} ...)")
-    report(Netlist(modules[a.top], a.net_delay), a.paths, a.groups)
+    nl = Netlist(modules[a.top], a.net_delay)
+    ends = report(nl, a.paths, a.groups)
+    if a.hubs:
+        hubs(nl, ends, a.hubs, a.hub_min)
     return 0
 
 
