@@ -444,8 +444,11 @@ wire [4:0] ord_count;
 wire ord_full, ord_empty;
 assign ord_in_ready = !ord_full;
 assign ord_valid = !ord_empty;
+// every piece taken (the count leaves out the registered head)
+wire ord_drained = ord_empty && ord_count == 5'd0;
 
-froce_fifo #(.WIDTH(ORD_W), .DEPTH(16)) order_fifo (
+// (registered head: the inline source's window read starts at a flip-flop)
+froce_fifo #(.WIDTH(ORD_W), .DEPTH(16), .REG_OUT(1)) order_fifo (
     .clk(clk), .rst(rst),
     .wr_data(ord_push_data), .wr_en(ord_push),
     .rd_data(ord_data), .rd_en(ord_pop),
@@ -1272,12 +1275,12 @@ always @(posedge clk) begin
             state <= S_IDLE;
         end else if (c_ud) begin
             // a datagram is done once its payload has been read: no ACK
-            if (ord_count == 5'd0) begin
+            if (ord_drained) begin
                 err_status_reg <= `FROCE_WC_SUCCESS;
                 err_vendor_reg <= `FROCE_VENDOR_ERR_NONE;
                 state <= S_UD_CQE;
             end
-        end else if (!w_inline || ord_count == 5'd0) begin
+        end else if (!w_inline || ord_drained) begin
             if (op_rd_atomic)
                 rd_issued_ram[qs_waddr] <= rd_issued_ram[q_reg] + 1'b1;
             if_we <= 1'b1;
