@@ -1460,10 +1460,20 @@ always @* begin
     cnt_inc[(`FROCE_CNT_NUM + `FROCE_ICNT_RX_FILTERED) * CNT_IW +: CNT_IW] = one(pb_stat_filtered);
 end
 
+// the increments are registered before the accumulators: many are
+// handshakes decided late in their cycle (a beat taken, a frame dropped),
+// and a counter that sees an event a cycle later reads the same to software
+reg [CNT_SLOTS*CNT_IW-1:0] cnt_inc_reg;
+always @(posedge clk) begin
+    cnt_inc_reg <= cnt_inc;
+    if (crst)
+        cnt_inc_reg <= {(CNT_SLOTS * CNT_IW){1'b0}};
+end
+
 // read port a: BAR0 (froce_bar0), port b: the control bus (above)
 froce_counters #(.N(CNT_SLOTS), .IW(CNT_IW)) counters (
     .clk(clk), .rst(crst),
-    .inc(cnt_inc),
+    .inc(cnt_inc_reg),
     .a_index(bar0_cnt_index), .a_value(bar0_cnt_value),
     .b_index(ctl_cnt_index), .b_value(ctl_cnt_value)
 );
