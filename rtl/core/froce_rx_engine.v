@@ -656,7 +656,6 @@ wire rd_oos_due = rd_oos_ram[q_reg] >= rd_oos_limit;
 // request, and the restarted stream's first response was lost
 wire [23:0] rd_back = rd_oos_psn_ram[q_reg] - h_psn;
 wire rd_restart_lost = rd_rw_sent[q_reg] && !rd_back[23] && rd_back > 24'd1;
-wire [23:0] rd_ack_gap = ack_psn_reg - rd_expected; // >= 0: an ACK covers PSNs it has no response for
 // this response is the next one the oldest WQE expects, of the right kind
 // and size. Its PSN fixes its offset; FIRST/ONLY may also come mid-READ: the
 // responses to a request for the rest after a loss start again
@@ -768,16 +767,22 @@ wire seq_nak_stale = (nak_before_una[23] && !una_adv) ||
 reg kick_ready_reg;                 // the registers below are R_KICK's current entry's
 reg kick_una_adv_reg;
 reg kick_nak_stale_reg;
-reg kick_ack_rd_gap_reg;            // an ACK past responses the oldest READ lacks, not yet asked again
-reg kick_nak_rd_gap_reg;            // a NAK past responses the oldest READ lacks
-reg [23:0] kick_rd_expected_reg;
+reg kick_rd_rw_reg;                 // the oldest WQE is a READ not yet asked again
+reg kick_rd_reg;                    // the oldest WQE is a READ
+reg [23:0] kick_rd_expected_reg;    // the PSN of its next response
 always @(posedge clk) begin
     kick_una_adv_reg <= una_adv;
     kick_nak_stale_reg <= seq_nak_stale;
-    kick_ack_rd_gap_reg <= ent_valid && ent_rd && !rd_ack_gap[23] && !rd_rw_sent[q_reg];
-    kick_nak_rd_gap_reg <= ent_valid && ent_rd && !rd_gap[23] && rd_gap != 24'd0;
+    kick_rd_rw_reg <= ent_valid && ent_rd && !rd_rw_sent[q_reg];
+    kick_rd_reg <= ent_valid && ent_rd;
     kick_rd_expected_reg <= rd_expected;
 end
+// (the gaps from the registered PSN: rd_expected leaves the in-flight
+// block RAM's output and an adder late)
+wire [23:0] kick_ack_gap = ack_psn_reg - kick_rd_expected_reg;
+wire [23:0] kick_nak_gap = h_psn - kick_rd_expected_reg;
+wire kick_ack_rd_gap = kick_rd_rw_reg && !kick_ack_gap[23];     // an ACK past responses the READ lacks
+wire kick_nak_rd_gap = kick_rd_reg && !kick_nak_gap[23] && kick_nak_gap != 24'd0;  // a NAK past them
 // on a timeout, resend from the oldest unacknowledged PSN (within the oldest WQE)
 wire [23:0] una_in_ent = una_ram[q_reg] - ent_first;
 wire [23:0] tmo_psn = (ent_valid && ent_rd) ? rd_expected :
@@ -1877,7 +1882,7 @@ always @(posedge clk) begin
         end else if (cmpl_mode_reg == CM_ACK) begin
             // an ACK past PSNs a READ has no response for: they were lost
             // (or overtaken); ask for them again, once per gap
-            if (kick_ack_rd_gap_reg) begin
+            if (kick_ack_rd_gap) begin
                 if (!m_rw_valid) begin
                     inc_retrans <= 1'b1;
                     m_rw_valid <= 1'b1;
@@ -1905,7 +1910,7 @@ always @(posedge clk) begin
                 m_rw_valid <= 1'b1;
                 m_rw_qpn <= q_reg;
                 // from the NAKed PSN, or from the first response an older READ lacks
-                m_rw_psn <= kick_nak_rd_gap_reg ? kick_rd_expected_reg : h_psn;
+                m_rw_psn <= kick_nak_rd_gap ? kick_rd_expected_reg : h_psn;
                 seq_rw_valid[q_reg] <= 1'b1;
                 seq_rw_psn_ram[q_reg] <= h_psn;
                 state <= R_KICK2;
@@ -2078,7 +2083,7 @@ end
 // fields read by other blocks, or kept for later features
 wire unused_rx = ^{ctx, c_access, h, rqe_index, ent, s_seg_len[31:16], ack_psn_diff[22:0], scan_left[30:0],
                    resp_una_fwd[22:0], una_sent[22:0], nak_before_una[22:0], una_in_ent[22:0],
-                  sq_nsge6[5], rd_ack_gap[22:0]};
+                  sq_nsge6[5], rd_gap[22:0], kick_ack_gap[22:0]};
 
 endmodule
 

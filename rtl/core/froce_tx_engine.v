@@ -603,11 +603,15 @@ wire js_stale = js_head_epoch != epoch_ram[js_head_qpn] && !js_void_at[23];
 wire epoch_write = s_reread_valid || (qpc_we && qpc_load_reset);
 reg resp_settled_reg;           // s_resp_* as last cycle, epochs unchanged: resp_stale_reg is its
 reg resp_stale_reg;
+reg resp_susp_reg;              // ... and job_susp of its QP
 reg js_settled_reg;             // the same for js_head and js_stale_reg
 reg js_stale_reg;
+reg js_pop_reg;                 // a job left the FIFO (its QP's job_susp cleared)
 always @(posedge clk) begin
     resp_settled_reg <= s_resp_valid && !s_resp_ready && !epoch_write;
     resp_stale_reg <= resp_stale;
+    resp_susp_reg <= job_susp[s_resp_qpn];
+    js_pop_reg <= js_pop;
     js_settled_reg <= !js_empty && !js_pop && !epoch_write;
     js_stale_reg <= js_stale;
     if (rst) begin
@@ -615,9 +619,11 @@ always @(posedge clk) begin
         js_settled_reg <= 1'b0;
     end
 end
-wire resp_here = s_resp_valid && resp_settled_reg;
+// (and job_susp not written at the step: js_push rises with a write, the
+// pop's clear shows in js_pop_reg)
+wire resp_here = s_resp_valid && resp_settled_reg && !js_push && !js_pop_reg;
 // the response at the head of the queue must wait for its QP's half-sent job
-wire resp_blocked = resp_here && job_susp[s_resp_qpn] && !resp_stale_reg;
+wire resp_blocked = resp_here && resp_susp_reg && !resp_stale_reg;
 wire job_other_waits = (resp_here && s_resp_read && s_resp_qpn != job_qpn_reg && !resp_blocked && !resp_stale_reg) ||
                        !js_empty;
 wire job_yield = job_reg && !m_hdr_valid && !ord_push && job_pkts_reg >= JOB_QUANTUM[3:0] && !js_full &&
