@@ -628,8 +628,19 @@ wire job_other_waits = (resp_here && s_resp_read && s_resp_qpn != job_qpn_reg &&
                        !js_empty;
 wire job_yield = job_reg && !m_hdr_valid && !ord_push && job_pkts_reg >= JOB_QUANTUM[3:0] && !js_full &&
                  job_other_waits && remain_reg != 33'd0;
+// The completer's retired-WQE index of q_reg, a cycle old: it is read from
+// the rx engine's LUT RAM, and the window and fence checks below run from a
+// register. It only grows meanwhile (a stale value holds a WQE back a cycle,
+// and the completer's kick, which follows its write, brings the QP back);
+// q_reg is set at least a cycle before S_Q1 and the WQE states use it.
+// The same for its count of retired READs and atomics.
+reg [15:0] x_ack_q, x_rd_retired_q;
+always @(posedge clk) begin
+    x_ack_q <= x_ack_wqe;
+    x_rd_retired_q <= x_rd_retired;
+end
 // window: WQEs sent and not yet retired
-wire [15:0] in_flight = sq_next_reg - x_ack_wqe;
+wire [15:0] in_flight = sq_next_reg - x_ack_q;
 
 // A context commit is taken only in a cycle where the engine writes no per-QP
 // state (froce_core holds the firmware's commit until both engines say so),
@@ -667,7 +678,7 @@ wire flushing = tx_err[q_reg] || x_err || c_state == `FROCE_QP_STATE_ERR;
 // READ/atomic limit: QPC.MAX_RD_ATOMIC, 0 acting as 1, at most RD_ATOMIC_MAX
 wire [7:0] c_max_rd = ctx[`FROCE_QPC_MAX_RD_ATOMIC_LSB +: 8];
 wire [15:0] rd_limit = c_max_rd == 8'd0 ? 16'd1 : c_max_rd > RD_ATOMIC_MAX[7:0] ? RD_ATOMIC_MAX[15:0] : {8'd0, c_max_rd};
-wire [15:0] rd_outstanding = rd_issued_ram[q_reg] - x_rd_retired;
+wire [15:0] rd_outstanding = rd_issued_ram[q_reg] - x_rd_retired_q;
 // a READ request covers the PSNs of its responses
 wire [23:0] req_psns = op_atomic ? 24'd1 : read_packets(remain_reg[31:0], mtu_shift);
 // the PSN after this request packet (a READ request: after its responses)
@@ -1047,8 +1058,8 @@ always @(posedge clk) begin
             // (an atomic has exactly one SGE, for the original value; a
             // datagram QP only sends)
             state <= S_ERR;
-        end else if (!c_ud && ((op_rd_atomic && rd_outstanding >= rd_limit) || (w_fence && sq_next_reg != x_ack_wqe))) begin
-            // (WQEs in flight: sq_next_reg != x_ack_wqe is in_flight != 0
+        end else if (!c_ud && ((op_rd_atomic && rd_outstanding >= rd_limit) || (w_fence && sq_next_reg != x_ack_q))) begin
+            // (WQEs in flight: sq_next_reg != x_ack_q is in_flight != 0
             // without the subtraction)
             // READ/atomic limit reached, or a fence (this waits for every
             // earlier WQE, not only READs and atomics): the completer's kick

@@ -2483,6 +2483,99 @@ Status sc_port_filter(Env &e) {
 // ---------------------------------------------------------------------------
 // response-path
 
+// ---------------------------------------------------------------------------
+// fence
+
+// A READ of 8 packets, then a WRITE with FENCE, then a plain WRITE. The
+// fenced WRITE waits for every earlier WQE (froce fences all of them, IB
+// asks at least for earlier READs and atomics): its first packet leaves A
+// only after the READ's last response has reached A. The control, a WRITE
+// without FENCE behind a second READ, goes out while that READ's responses
+// are still on their way (so the check can tell the two apart). All four
+// complete with SUCCESS and the data arrive intact.
+Status sc_fence(Env &e) {
+    PairCfg pc = e.pair_cfg();
+    Pair *p;
+    FROCE_TRY(e.make_pair(pc, &p));
+    const uint8_t LW = FROCE_ACCESS_LOCAL_WRITE;
+    const uint64_t rlen = 8 * kMtu, wlen = 256;
+    Region rdst, rsrc, wsrc, wdst;
+    FROCE_TRY(e.make_region(e.a(), 2 * rlen, kGuard, pc.pd_a, LW, true, &rdst));
+    FROCE_TRY(e.make_region(e.b(), 2 * rlen, kGuard, pc.pd_b, LW | FROCE_ACCESS_REMOTE_READ, true, &rsrc));
+    FROCE_TRY(e.make_region(e.a(), 2 * wlen, 64, pc.pd_a, LW, true, &wsrc));
+    FROCE_TRY(e.make_region(e.b(), 2 * wlen, kGuard, pc.pd_b, LW | FROCE_ACCESS_REMOTE_WRITE, true, &wdst));
+    FROCE_TRY(e.write_data(e.b(), rsrc, rsrc.va(), rsrc.len, 21));
+    FROCE_TRY(e.write_data(e.a(), wsrc, wsrc.va(), wsrc.len, 22));
+
+    // the frames of this scenario: A's WRITE requests and B's READ responses, in wire order
+    const size_t f0 = e.frames().size();
+    auto last_response = [&](size_t from, size_t to) {
+        size_t last = SIZE_MAX;
+        for (size_t i = from; i < to; i++) {
+            const Frame &f = e.frames()[i];
+            if (f.dir == 1 && f.roce && f.dqpn == p->qa->qpn && f.opcode >= FROCE_OP_RC_RDMA_READ_RESPONSE_FIRST &&
+                f.opcode <= FROCE_OP_RC_RDMA_READ_RESPONSE_ONLY)
+                last = i;
+        }
+        return last;
+    };
+    auto first_write = [&](size_t from) {
+        for (size_t i = from; i < e.frames().size(); i++) {
+            const Frame &f = e.frames()[i];
+            if (f.dir == 0 && f.roce && f.dqpn == p->qb->qpn && f.opcode >= FROCE_OP_RC_RDMA_WRITE_FIRST &&
+                f.opcode <= FROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE)
+                return i;
+        }
+        return SIZE_MAX;
+    };
+    auto read_wr = [&](uint64_t off) {
+        SendWr rd;
+        rd.opcode = FROCE_WQE_OP_RDMA_READ;
+        rd.sg.push_back({rdst.va() + off, uint32_t(rlen), rdst.mr.key});
+        rd.remote_addr = rsrc.va() + off;
+        rd.rkey = rsrc.mr.key;
+        return rd;
+    };
+
+    // 1. READ, then a fenced WRITE
+    SendWr fw = write_wr(wsrc.va(), uint32_t(wlen), wsrc.mr.key, wdst.va(), wdst.mr.key);
+    fw.fence = !e.inject();
+    if (e.inject()) e.note("--inject-error: the WRITE is posted without FENCE, this scenario must FAIL");
+    FROCE_TRY(e.a().post_send(p->qa, read_wr(0)));
+    FROCE_TRY(e.a().post_send(p->qa, fw));
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 2; }, 400000, "the READ's and the fenced WRITE's completions"));
+    const size_t f1 = e.frames().size();
+    const size_t w1 = first_write(f0), r1 = last_response(f0, f1);
+    e.check(r1 != SIZE_MAX && w1 != SIZE_MAX, "the READ's responses and the WRITE are on the wire",
+            sfmt("last response at frame %zd, WRITE at %zd", ssize_t(r1), ssize_t(w1)));
+    e.check(w1 > r1, "the fenced WRITE leaves A after the READ's last response came in",
+            sfmt("WRITE at frame %zu, last READ response at %zu (from %zu)", w1, r1, f0));
+
+    // 2. control: READ, then a WRITE without FENCE goes out at once
+    FROCE_TRY(e.a().post_send(p->qa, read_wr(rlen)));
+    FROCE_TRY(e.a().post_send(p->qa, write_wr(wsrc.va() + wlen, uint32_t(wlen), wsrc.mr.key, wdst.va() + wlen,
+                                              wdst.mr.key)));
+    FROCE_TRY(e.run_until([&] { return p->a_send.size() >= 4; }, 400000, "the control READ's and WRITE's completions"));
+    FROCE_TRY(e.quiet(2000));
+    const size_t w2 = first_write(f1), r2 = last_response(f1, e.frames().size());
+    e.check(w2 != SIZE_MAX && r2 != SIZE_MAX && w2 < r2,
+            "control: a WRITE without FENCE leaves A before the READ's last response came in",
+            sfmt("WRITE at frame %zd, last READ response at %zd", ssize_t(w2), ssize_t(r2)));
+
+    e.check(p->a_send.size() == 4, "A: exactly 4 send CQEs", sfmt("%zu", p->a_send.size()));
+    check_cqe(e, p->a_send, 0, "A (READ)", p->qa->qpn, 0, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_READ);
+    check_cqe(e, p->a_send, 1, "A (fenced WRITE)", p->qa->qpn, 1, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    check_cqe(e, p->a_send, 2, "A (control READ)", p->qa->qpn, 2, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_READ);
+    check_cqe(e, p->a_send, 3, "A (control WRITE)", p->qa->qpn, 3, FROCE_WC_SUCCESS, FROCE_CQE_OP_RDMA_WRITE);
+    std::memcpy(&rdst.shadow[rdst.guard], &rsrc.shadow[rsrc.guard], 2 * rlen);
+    std::memcpy(&wdst.shadow[wdst.guard], &wsrc.shadow[wsrc.guard], 2 * wlen);
+    std::string d = e.region_diff(e.a(), rdst);
+    e.check(d.empty(), "A's READ buffer holds B's data, guards intact", d);
+    d = e.region_diff(e.b(), wdst);
+    e.check(d.empty(), "B's MR holds both WRITEs' data, guards intact", d);
+    return Status();
+}
+
 // Responses are addressed from the responder QP's address vector, as rxe does
 // (qp->pri_av, qp->src_port), not echoed from the request: every frame a QP
 // sends, request or response, carries its own AV's traffic class and UDP
@@ -2695,6 +2788,7 @@ const ScenarioDef kScenarios[] = {
     {"dev-reset", sc_dev_reset, "DEV_CTRL.RESET mid-WRITE on B then A: AXI completed, doorbells answered, contexts gone, traffic again"},
     {"commit-mid-write", sc_commit_mid_write, "a new pair made (QPC commits on A and B) while a 2 MiB WRITE streams: made between its packets, both intact"},
     {"port-filter", sc_port_filter, "SET_PORT receive filter: own MAC, broadcast, all-multicast, promiscuous, MTU; RoCE for another MAC dropped"},
+    {"fence", sc_fence, "a WRITE with FENCE leaves only after the READ before it has all its responses; without, at once"},
     {"response-path", sc_response_path, "responses addressed from the responder QP's AV (MACs, IPs, TOS, TTL, own UDP port), also between another QP's packets"},
     {"netdev", sc_netdev, "netdev rings: ARP/UDP frames A -> B byte-exact, multi-descriptor TX, drops, NETDEV_ARM, RoCE alongside"},
 };
