@@ -242,11 +242,18 @@ wire ctl_valid, ctl_ready, ctl_write, ctl_rvalid;
 wire [22:0] ctl_addr;
 wire [31:0] ctl_wdata, ctl_rdata;
 
-wire sel_mrt = ctl_addr < A_QPC;
-wire sel_qpc = ctl_addr >= A_QPC && ctl_addr < A_CQC;
-wire sel_cqc = ctl_addr >= A_CQC && ctl_addr < A_GID;
-wire sel_gid = ctl_addr >= A_GID && ctl_addr < A_CORE;
-wire sel_eqc = ctl_addr >= A_EQC;
+// The address decode is registered (the compares, the offsets and their
+// range checks, below): a request is taken from its second cycle on
+// (ctl_dec_ok), when the decode is its own. The master holds every field
+// until the handshake.
+wire sel_mrt_d = ctl_addr < A_QPC;
+wire sel_qpc_d = ctl_addr >= A_QPC && ctl_addr < A_CQC;
+wire sel_cqc_d = ctl_addr >= A_CQC && ctl_addr < A_GID;
+wire sel_gid_d = ctl_addr >= A_GID && ctl_addr < A_CORE;
+wire sel_eqc_d = ctl_addr >= A_EQC;
+reg ctl_dec_ok;
+reg sel_mrt, sel_qpc, sel_cqc, sel_gid, sel_eqc, sel_cnt, sel_icnt;
+reg qpc_in, cqc_in, gid_in, eqc_in;     // the context number is below the table's size
 
 wire mrt_tx_ready, mrt_rx_ready;
 wire [31:0] mrt_rdata;
@@ -263,12 +270,12 @@ wire ctl_fire = ctl_valid && ctl_ready;
 // they write no per-QP state (their qpc_ready), so that state has one write port
 wire tx_qpc_ready, rx_qpc_ready;
 wire qpc_commit_held = ctl_write && sel_qpc && ctl_addr[4:0] == 5'd0 && !(tx_qpc_ready && rx_qpc_ready);
-assign ctl_ready = !rd_pending && (sel_mrt ? (mrt_tx_ready && mrt_rx_ready) : !db_init_busy && !qpc_commit_held);
+assign ctl_ready = ctl_dec_ok && !rd_pending && (sel_mrt ? (mrt_tx_ready && mrt_rx_ready) : !db_init_busy && !qpc_commit_held);
 // An access to the core's own tables other than a QP context's commit is
 // taken on these registers alone (ctl_ready's other terms are for other
 // targets): the engines' qpc_ready reaches only the QPC commit, not every
 // table's write enable, the staging register and the counter reads.
-wire ctl_own_go = ctl_valid && !sel_mrt && !rd_pending && !db_init_busy;
+wire ctl_own_go = ctl_valid && ctl_dec_ok && !sel_mrt && !rd_pending && !db_init_busy;
 assign ctl_rdata = own_rvalid ? own_rdata : mrt_rdata;
 assign ctl_rvalid = own_rvalid || mrt_rvalid;
 
@@ -285,15 +292,14 @@ wire [22:0] qpc_off = ctl_addr - A_QPC;
 wire [22:0] cqc_off = ctl_addr - A_CQC;
 wire [22:0] gid_off = ctl_addr - A_GID;
 wire [22:0] eqc_off = ctl_addr - A_EQC;
-wire qpc_commit = ctl_own_wr && sel_qpc && ctl_dw_qpc == 5'd0 && qpc_off[22:5] < NUM_QPS &&
-                  tx_qpc_ready && rx_qpc_ready;
-wire cqc_commit = ctl_own_wr && sel_cqc && ctl_dw_small == 3'd0 && cqc_off[22:3] < NUM_CQS;
-wire gid_commit = ctl_own_wr && sel_gid && ctl_dw_small == 3'd0 && gid_off[22:3] < NUM_GIDS;
-wire [QW-1:0] qpc_idx = qpc_off[QW+4:5];
-wire [CQW-1:0] cqc_idx = cqc_off[CQW+2:3];
-wire [GW-1:0] gid_idx = gid_off[GW+2:3];
-wire eqc_commit = ctl_own_wr && sel_eqc && ctl_dw_small == 3'd0 && eqc_off[22:3] < NUM_EQS;
-wire [EQW-1:0] eqc_idx = eqc_off[EQW+2:3];
+reg [QW-1:0] qpc_idx;
+reg [CQW-1:0] cqc_idx;
+reg [GW-1:0] gid_idx;
+reg [EQW-1:0] eqc_idx;
+wire qpc_commit = ctl_own_wr && sel_qpc && ctl_dw_qpc == 5'd0 && qpc_in && tx_qpc_ready && rx_qpc_ready;
+wire cqc_commit = ctl_own_wr && sel_cqc && ctl_dw_small == 3'd0 && cqc_in;
+wire gid_commit = ctl_own_wr && sel_gid && ctl_dw_small == 3'd0 && gid_in;
+wire eqc_commit = ctl_own_wr && sel_eqc && ctl_dw_small == 3'd0 && eqc_in;
 wire load_reset = ctl_wdata[`FROCE_QPC_LOAD_RESET_LSB];
 wire load_rq_psn = ctl_wdata[`FROCE_QPC_LOAD_RQ_PSN_LSB];
 wire load_sq_psn = ctl_wdata[`FROCE_QPC_LOAD_SQ_PSN_LSB];
@@ -315,8 +321,35 @@ localparam CNT_SW = $clog2(CNT_SLOTS);
 localparam [CNT_SW-1:0] ICNT_SLOT0 = `FROCE_CNT_NUM;
 wire [22:0] cnt_woff = ctl_addr - A_CORE;
 wire [22:0] icnt_woff = ctl_addr - A_ICNT;
-wire sel_cnt = ctl_addr >= A_CORE && cnt_woff < 2 * `FROCE_CNT_NUM;
-wire sel_icnt = ctl_addr >= A_ICNT && icnt_woff < 2 * `FROCE_ICNT_NUM;
+wire sel_cnt_d = ctl_addr >= A_CORE && cnt_woff < 2 * `FROCE_CNT_NUM;
+wire sel_icnt_d = ctl_addr >= A_ICNT && icnt_woff < 2 * `FROCE_ICNT_NUM;
+reg [CNT_SW-1:0] cnt_slot;              // the counter a read names, and which dword
+reg cnt_slot_high;
+
+// the registered decode (above)
+always @(posedge clk) begin
+    ctl_dec_ok <= ctl_valid && !ctl_fire;
+    sel_mrt <= sel_mrt_d;
+    sel_qpc <= sel_qpc_d;
+    sel_cqc <= sel_cqc_d;
+    sel_gid <= sel_gid_d;
+    sel_eqc <= sel_eqc_d;
+    sel_cnt <= sel_cnt_d;
+    sel_icnt <= sel_icnt_d;
+    qpc_in <= qpc_off[22:5] < NUM_QPS;
+    cqc_in <= cqc_off[22:3] < NUM_CQS;
+    gid_in <= gid_off[22:3] < NUM_GIDS;
+    eqc_in <= eqc_off[22:3] < NUM_EQS;
+    qpc_idx <= qpc_off[QW+4:5];
+    cqc_idx <= cqc_off[CQW+2:3];
+    gid_idx <= gid_off[GW+2:3];
+    eqc_idx <= eqc_off[EQW+2:3];
+    cnt_slot <= sel_icnt_d ? ICNT_SLOT0 + icnt_woff[CNT_SW:1] : cnt_woff[CNT_SW:1];
+    cnt_slot_high <= sel_icnt_d ? icnt_woff[0] : cnt_woff[0];
+    if (crst)
+        ctl_dec_ok <= 1'b0;
+end
+
 // a counter read takes a cycle more: the slot index is registered, then
 // the counter RAM, its 64-bit add and the dword select run from it
 reg [CNT_SW-1:0] ctl_cnt_index;
@@ -328,8 +361,8 @@ always @(posedge clk) begin
     if (ctl_own_go && !ctl_write) begin
         if (sel_cnt || sel_icnt) begin
             ctl_cnt_pending <= 1'b1;
-            ctl_cnt_index <= sel_icnt ? ICNT_SLOT0 + icnt_woff[CNT_SW:1] : cnt_woff[CNT_SW:1];
-            ctl_cnt_high <= sel_icnt ? icnt_woff[0] : cnt_woff[0];
+            ctl_cnt_index <= cnt_slot;
+            ctl_cnt_high <= cnt_slot_high;
         end else begin
             // contexts are write-only (the firmware keeps its own copy)
             own_rvalid <= 1'b1;
@@ -420,7 +453,7 @@ wire tx_xl_busy;
 
 froce_mr_xlate #(.NUM_MRS(NUM_MRS), .NUM_MTT(NUM_MTT), .TAG_W(1)) xlate_tx (
     .clk(clk), .rst(crst),
-    .ctl_valid(ctl_valid && sel_mrt && !rd_pending && mrt_rx_ready), .ctl_ready(mrt_tx_ready),
+    .ctl_valid(ctl_valid && ctl_dec_ok && sel_mrt && !rd_pending && mrt_rx_ready), .ctl_ready(mrt_tx_ready),
     .ctl_write(ctl_write), .ctl_addr(ctl_addr[21:0]), .ctl_wdata(ctl_wdata),
     .ctl_rdata(mrt_rdata), .ctl_rvalid(mrt_rvalid),
     .s_req_valid(txl_valid), .s_req_ready(txl_ready), .s_req_key(txl_key), .s_req_pd(txl_pd),
@@ -453,7 +486,7 @@ assign cxl_ready = xl_req_ready && !rxl_valid;
 
 froce_mr_xlate #(.NUM_MRS(NUM_MRS), .NUM_MTT(NUM_MTT), .TAG_W(1)) xlate_rx (
     .clk(clk), .rst(crst),
-    .ctl_valid(ctl_valid && ctl_write && sel_mrt && !rd_pending && mrt_tx_ready), .ctl_ready(mrt_rx_ready),
+    .ctl_valid(ctl_valid && ctl_dec_ok && ctl_write && sel_mrt && !rd_pending && mrt_tx_ready), .ctl_ready(mrt_rx_ready),
     .ctl_write(1'b1), .ctl_addr(ctl_addr[21:0]), .ctl_wdata(ctl_wdata),
     .ctl_rdata(unused_mrt_rx_rdata), .ctl_rvalid(unused_mrt_rx_rvalid),
     .s_req_valid(rxl_valid || cxl_valid), .s_req_ready(xl_req_ready),
