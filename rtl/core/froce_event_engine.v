@@ -124,25 +124,28 @@ reg [NUM_EQS-1:0] eq_armed;
 
 localparam [31:0] NUM_VEC32 = NUM_VECTORS;
 localparam [5:0] NUM_VEC6 = NUM_VEC32[5:0];
-localparam [1:0] E_IDLE = 2'd0, E_W0 = 2'd1, E_W1 = 2'd2, E_WAIT = 2'd3;
-reg [1:0] state;
+localparam [2:0] E_IDLE = 3'd0, E_W0 = 3'd1, E_W1 = 3'd2, E_WAIT = 3'd3, E_CHECK = 3'd4;
+reg [2:0] state;
 reg [EQW-1:0] eqn_reg;
 reg [23:0] cqn_reg;
 reg post_reg;                   // the EQE in flight is a post (post_dw_reg)
 reg [95:0] post_dw_reg;
 
-// the event's EQ, by the incoming EQN (checked in E_IDLE); a post is taken first
+// the event's EQ, by the incoming EQN; a post is taken first. E_IDLE takes
+// the event into registers, E_CHECK decides on its EQ (enabled, not full)
+// from them: the EQ lookups and the fill subtract do not run into the
+// handshakes of the CQ engine and the firmware
 wire take_post = s_post_valid;
 wire [7:0] in_eqn = take_post ? {2'b00, s_post_eqn} : s_ev_eqn;
-wire ev_in_range = in_eqn < NUM_EQS;
 wire [EQW-1:0] ev_eqn = in_eqn[EQW-1:0];
-wire ev_is0 = ev_eqn == {EQW{1'b0}};
-wire ev_valid_eq = ev_is0 ? eq0_enable : eq_valid[ev_eqn];
-wire [4:0] ev_log = ev_is0 ? eq0_log_size : eq_log[ev_eqn];
-wire [23:0] ev_used = eq_pi[ev_eqn] - eq_ci[ev_eqn];
+reg ev_in_range_reg;
+wire ev_is0 = eqn_reg == {EQW{1'b0}};
+wire ev_valid_eq = ev_is0 ? eq0_enable : eq_valid[eqn_reg];
+wire [4:0] ev_log = ev_is0 ? eq0_log_size : eq_log[eqn_reg];
+wire [23:0] ev_used = eq_pi[eqn_reg] - eq_ci[eqn_reg];
 wire [24:0] ev_size = 25'd1 << ev_log;
 wire ev_full = {1'b0, ev_used} >= ev_size;
-wire ev_ok = ev_in_range && ev_valid_eq && !ev_full;
+wire ev_ok = ev_in_range_reg && ev_valid_eq && !ev_full;
 
 // the current EQ (eqn_reg)
 wire cur_is0 = eqn_reg == {EQW{1'b0}};
@@ -240,16 +243,21 @@ always @(posedge clk) begin
             end
         end else if (s_post_valid || s_ev_valid) begin
             eqn_reg <= ev_eqn;
+            ev_in_range_reg <= in_eqn < NUM_EQS;
             cqn_reg <= s_ev_cqn;
             post_reg <= take_post;
             post_dw_reg <= s_post_dw;
-            if (ev_ok) begin
-                state <= E_W0;
-            end else begin
-                inc_dropped <= 1'b1;
-                m_post_done <= take_post;
-                m_post_dropped <= take_post;
-            end
+            state <= E_CHECK;
+        end
+    end
+    E_CHECK: begin
+        if (ev_ok) begin
+            state <= E_W0;
+        end else begin
+            inc_dropped <= 1'b1;
+            m_post_done <= post_reg;
+            m_post_dropped <= post_reg;
+            state <= E_IDLE;
         end
     end
     E_W0: if (m_wr_ready) state <= E_W1;

@@ -174,8 +174,11 @@ wire [DATA_WIDTH-1:0] rd_tdata;
 wire rd_tvalid;
 wire rd_write = busy_reg && !dir_reg && buf_cnt_reg != {CW{1'b0}};
 wire [10:0] rd_wl_after = wl_reg - {10'd0, rd_write};
-// a beat is taken when the register is empty or empties this cycle
-wire rd_tready = busy_reg && !dir_reg && buf_cnt_reg <= {{(CW-1){1'b0}}, 1'b1} && rd_wl_after != 11'd0;
+// a beat is taken when the register is empty or empties this cycle, and
+// words are left after this cycle's (rd_wl_after != 0, without the subtract:
+// the DMA reader's output handshake waits for it)
+wire rd_words_left = wl_reg[10:1] != 10'd0 || (wl_reg[0] && !rd_write);
+wire rd_tready = busy_reg && !dir_reg && buf_cnt_reg <= {{(CW-1){1'b0}}, 1'b1} && rd_words_left;
 wire rd_take = rd_tvalid && rd_tready;
 wire [CW-1:0] rd_take_words = rd_wl_after >= {{(11-CW){1'b0}}, NW_C} ? NW_C : rd_wl_after[CW-1:0];
 
