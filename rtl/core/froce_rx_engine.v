@@ -981,7 +981,6 @@ always @(posedge clk) begin
     // counter increments (froce_counters in froce_core): one-cycle pulses
     inc_rx_pkts <= 1'b0;
     inc_dup <= 1'b0;
-    kick_ready_reg <= state == R_KICK && if_fresh && !kick_ready_reg;   // (or from R_CMPL, below)
     inc_oos <= 1'b0;
     inc_nak_sent <= 1'b0;
     inc_rnr_sent <= 1'b0;
@@ -1012,6 +1011,8 @@ always @(posedge clk) begin
             pay_done_reg <= 1'b1;
     end
 
+    // R_KICK's registered decisions are current (or set by R_CMPL, below)
+    kick_ready_reg <= state == R_KICK && if_fresh && !kick_ready_reg;
     case (state)
     R_IDLE: begin
         // RQ doorbells first: a packet may need the WQE this one posts

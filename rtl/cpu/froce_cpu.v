@@ -499,40 +499,15 @@ wire [31:0] mie_val     = {20'd0, mie_meie_reg, 3'd0, mie_mtie_reg, 7'd0};
 wire [31:0] mip_val     = {20'd0, irq_external, 3'd0, irq_timer, 7'd0};
 wire [31:0] mcause_val  = {mcause_int_reg, 27'd0, mcause_code_reg};
 
-/* the CSRs this core has (csr_rdata below reads them) */
-function csr_known;
-    input [11:0] a;
-    begin
-        case (a)
-            CSR_MSTATUS, CSR_MISA, CSR_MIE, CSR_MTVEC, CSR_MSCRATCH, CSR_MEPC, CSR_MCAUSE, CSR_MTVAL,
-            CSR_MIP, CSR_MCYCLE, CSR_CYCLE, CSR_TIME, CSR_MCYCLEH, CSR_CYCLEH, CSR_TIMEH, CSR_MINSTRET,
-            CSR_INSTRET, CSR_MINSTRETH, CSR_INSTRETH, CSR_MSTATUSH, CSR_MVENDORID, CSR_MARCHID,
-            CSR_MIMPID, CSR_MHARTID, CSR_MCONFIGPTR:
-                     csr_known = 1'b1;
-            default: csr_known = 1'b0;
-        endcase
-    end
-endfunction
-
-/* a CSR instruction that raises illegal-instruction: an unknown CSR, or a
- * write (CSRRW[I] always, CSRRS[I]/CSRRC[I] with rs1 or uimm not 0) to a
- * read-only one (0xC00-0xFFF) */
-function csr_insn_illegal;
-    input [11:0] addr;
-    input [1:0]  f3_lo;         // funct3[1:0]: 01 CSRRW[I]
-    input [4:0]  src;           // rs1 or uimm
-    begin
-        csr_insn_illegal = !csr_known(addr) || ((f3_lo == 2'b01 || src != 5'd0) && addr[11:10] == 2'b11);
-    end
-endfunction
-
 /* The CSR an instruction names, as a small index predecoded in IWAIT
  * (pd_csr_reg), so the read mux and the write enables do not wait for a
  * 12-bit address compare. The read-only aliases (cycle, time, instret)
- * share their counter's index: a write to them is illegal, so never made. */
+ * share their counter's index: a write to them is illegal, so never made.
+ * The one table of the CSRs this core has: CI_NONE is an unknown CSR. */
 localparam [3:0] CI_NONE = 4'd0, CI_MSTATUS = 4'd1, CI_MISA = 4'd2, CI_MIE = 4'd3, CI_MTVEC = 4'd4,
                  CI_MSCRATCH = 4'd5, CI_MEPC = 4'd6, CI_MCAUSE = 4'd7, CI_MTVAL = 4'd8, CI_MIP = 4'd9,
-                 CI_MCYCLE = 4'd10, CI_MCYCLEH = 4'd11, CI_MINSTRET = 4'd12, CI_MINSTRETH = 4'd13;
+                 CI_MCYCLE = 4'd10, CI_MCYCLEH = 4'd11, CI_MINSTRET = 4'd12, CI_MINSTRETH = 4'd13,
+                 CI_ZERO = 4'd14;      // mstatush and the IDs: read 0, writes ignored
 function [3:0] csr_index;
     input [11:0] a;
     begin
@@ -554,10 +529,33 @@ function [3:0] csr_index;
                            csr_index = CI_MINSTRET;
             CSR_MINSTRETH, CSR_INSTRETH:
                            csr_index = CI_MINSTRETH;
-            default:       csr_index = CI_NONE;   // mstatush, the IDs (read 0, writes ignored), unknown
+            CSR_MSTATUSH, CSR_MVENDORID, CSR_MARCHID, CSR_MIMPID, CSR_MHARTID, CSR_MCONFIGPTR:
+                           csr_index = CI_ZERO;
+            default:       csr_index = CI_NONE;
         endcase
     end
 endfunction
+
+/* the CSRs this core has (csr_rdata below reads them) */
+function csr_known;
+    input [11:0] a;
+    begin
+        csr_known = csr_index(a) != CI_NONE;
+    end
+endfunction
+
+/* a CSR instruction that raises illegal-instruction: an unknown CSR, or a
+ * write (CSRRW[I] always, CSRRS[I]/CSRRC[I] with rs1 or uimm not 0) to a
+ * read-only one (0xC00-0xFFF) */
+function csr_insn_illegal;
+    input [11:0] addr;
+    input [1:0]  f3_lo;         // funct3[1:0]: 01 CSRRW[I]
+    input [4:0]  src;           // rs1 or uimm
+    begin
+        csr_insn_illegal = !csr_known(addr) || ((f3_lo == 2'b01 || src != 5'd0) && addr[11:10] == 2'b11);
+    end
+endfunction
+
 reg [3:0] pd_csr_reg = CI_NONE;
 
 reg [31:0] csr_rdata;
@@ -576,7 +574,7 @@ always @* begin
         CI_MCYCLEH:    csr_rdata = mcycle_reg[63:32];
         CI_MINSTRET:   csr_rdata = minstret_reg[31:0];
         CI_MINSTRETH:  csr_rdata = minstret_reg[63:32];
-        default:       csr_rdata = 32'd0;
+        default:       csr_rdata = 32'd0;     // CI_ZERO (CI_NONE is illegal, never read)
     endcase
 end
 
